@@ -1,0 +1,33 @@
+# Two commands do everything on a fresh machine:
+#   make demo   install, land the bundled samples, build, print the current state
+#   make test   install, then run every test (pytest + dbt data tests + sqlfluff lint)
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+export DBT_PROFILES_DIR := $(CURDIR)/profiles
+export CDC_LOCAL_DIR ?= $(CURDIR)/.cdc_local
+export SPARK_LOCAL_IP := 127.0.0.1
+
+.PHONY: install demo test lint clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+# The package (UDFs + dbt adapter plugin) is installed, not linked: dbt finds adapter
+# plugins only as real folders under dbt/adapters. Re-run after editing python_udfs/.
+install: $(BIN)/python
+	$(BIN)/pip install --quiet --disable-pip-version-check ".[dev]"
+	$(BIN)/pip install --quiet --disable-pip-version-check --no-deps --force-reinstall .
+
+demo: install
+	$(BIN)/cdc-pipeline demo
+
+lint: install
+	$(BIN)/sqlfluff lint models macros tests/data_tests
+
+test: install
+	$(BIN)/python -m pytest
+	$(MAKE) lint
+
+clean:
+	rm -rf .cdc_local target logs

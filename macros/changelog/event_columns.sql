@@ -1,0 +1,69 @@
+{#
+    The staging contract: every stg_<format>__events model returns exactly these columns,
+    one row per event (a row change, an update half, or a control event) of a landed message.
+    Declared once here; `select_event_columns` projects and casts a CTE onto it, and the
+    singular test tests/data_tests/assert_staging_matches_contract.sql checks every model.
+#}
+{% macro event_columns() %}
+    {{ return([
+        ('event_id', 'string'),
+        ('message_id', 'string'),
+        ('row_index', 'int'),
+        ('source_format', 'string'),
+        ('event_class', 'string'),
+        ('quarantine_reason', 'string'),
+        ('vendor_operation', 'string'),
+        ('operation', 'string'),
+        ('source_system', 'string'),
+        ('source_database', 'string'),
+        ('source_schema', 'string'),
+        ('source_table', 'string'),
+        ('table_id', 'string'),
+        ('primary_key_columns', 'array<string>'),
+        ('row_key', 'string'),
+        ('previous_row_key', 'string'),
+        ('row_key_kind', 'string'),
+        ('before', 'map<string,string>'),
+        ('after', 'map<string,string>'),
+        ('after_is_partial', 'boolean'),
+        ('column_types', 'map<string,string>'),
+        ('committed_at', 'timestamp'),
+        ('captured_at', 'timestamp'),
+        ('source_position', 'string'),
+        ('sort_key', 'string'),
+        ('transaction_id', 'string'),
+        ('pairing_key', 'string'),
+        ('ddl_text', 'string'),
+        ('ddl_meta', 'string'),
+        ('source_metadata', 'map<string,string>'),
+        ('raw_value', 'string'),
+        ('raw_relation', 'string'),
+        ('stream_name', 'string'),
+        ('origin', 'string'),
+        ('origin_partition', 'int'),
+        ('origin_offset', 'bigint'),
+        ('landed_at', 'timestamp'),
+        ('landing_batch_id', 'string'),
+    ]) }}
+{% endmacro %}
+
+
+{% macro select_event_columns(relation_alias) %}
+    {%- for name, type in event_columns() %}
+    cast({{ relation_alias }}.{{ name }} as {{ type }}) as {{ name }}{{ "," if not loop.last }}
+    {%- endfor %}
+{% endmacro %}
+
+
+{# Event classes and the relation each one ends in (docs/canonical-contract.md). #}
+{% macro event_classes() %}
+    {{ return({
+        'change': 'change_log',
+        'update_half': 'change_log (after pairing) or unpaired_update_halves',
+        'schema_change': 'schema_changes',
+        'truncate': 'schema_changes, applied to current_state',
+        'transaction': 'stream_progress',
+        'heartbeat': 'stream_progress',
+        'invalid': 'quarantine',
+    }) }}
+{% endmacro %}

@@ -1,0 +1,102 @@
+{#
+    Row identity. `row_key` is the canonical text of the key values in key order: the value
+    itself for a one-column key, a JSON array for a composite key. Without a primary key the
+    message's row id is used (DataWorks `#alibaba_rds_row_id#`, Oracle `rowid`), and last a
+    hash of the whole row; `row_key_kind` says which.
+#}
+
+{# Primary keys from project configuration, as a SQL map literal table_id -> array. #}
+{% macro configured_primary_keys() -%}
+    {%- set configured = var('cdc_primary_keys', {}) -%}
+    {%- if configured -%}
+        map(
+        {%- for table_id, columns in configured.items() %}
+            '{{ table_id | replace("'", "\\'") }}', array({% for c in columns %}'{{ c | replace("'", "\\'") }}'{{ ", " if not loop.last }}{% endfor %}){{ "," if not loop.last }}
+        {%- endfor %}
+        )
+    {%- else -%}
+        cast(map() as map<string, array<string>>)
+    {%- endif -%}
+{%- endmacro %}
+
+
+{# Row-id columns, in order of preference, for tables without a primary key. #}
+{% macro row_id_columns() %}
+    {{ return(['#alibaba_rds_row_id#', 'rowid', 'ROWID']) }}
+{% endmacro %}
+
+
+{# Canonical JSON text of a map with its keys sorted (stable hashing and comparison). #}
+{% macro canonical_map_json(map_expression) -%}
+    to_json(array_sort(map_entries({{ map_expression }})))
+{%- endmacro %}
+
+
+{# The key value text for `key_columns` (array<string>) read from `image` (map). #}
+{% macro key_text(key_columns, image) -%}
+    case
+        when {{ key_columns }} is null or size({{ key_columns }}) = 0 or {{ image }} is null then null
+        when exists({{ key_columns }}, k -> {{ image }}[k] is null) then null
+        when size({{ key_columns }}) = 1 then {{ image }}[{{ key_columns }}[0]]
+        else to_json(transform({{ key_columns }}, k -> {{ image }}[k]))
+    end
+{%- endmacro %}
+
+
+{#
+    Columns that identify the row: declared key, else a row id found in the image.
+    `declared_keys` is an array<string> expression (null or empty when none).
+#}
+{% macro effective_key_columns(declared_keys, image) -%}
+    case
+        when size(coalesce({{ declared_keys }}, array())) > 0 then {{ declared_keys }}
+        {%- for column in row_id_columns() %}
+        when {{ image }}['{{ column }}'] is not null then array('{{ column }}')
+        {%- endfor %}
+        else cast(array() as array<string>)
+    end
+{%- endmacro %}
+
+
+{% macro row_key_kind(declared_keys, image) -%}
+    case
+        when size(coalesce({{ declared_keys }}, array())) > 0 then 'primary_key'
+        when {% for column in row_id_columns() %}{{ image }}['{{ column }}'] is not null{{ " or " if not loop.last }}{% endfor %} then 'row_id'
+        else 'row_hash'
+    end
+{%- endmacro %}
+
+
+{# row_key of `image`: key text, or the full-row hash for keyless tables. #}
+{% macro row_key(declared_keys, image) -%}
+    case
+        when {{ image }} is null then null
+        when size({{ effective_key_columns(declared_keys, image) }}) = 0
+            then sha2({{ canonical_map_json(image) }}, 256)
+        else {{ key_text(effective_key_columns(declared_keys, image), image) }}
+    end
+{%- endmacro %}
+
+
+{#
+    Deterministic change id: the same logical change delivered twice gets the same id.
+    Built from the vendor position, the row's place in its message, the operation, the key
+    and the image the change carries (after image, or the before image of a delete).
+#}
+{% macro change_id() -%}
+    sha2(concat_ws('\u0001',
+        source_format,
+        coalesce(table_id, ''),
+        coalesce(source_position, ''),
+        cast(row_index as string),
+        operation,
+        coalesce(row_key, ''),
+        coalesce({{ canonical_map_json("case when operation = 'delete' then before else after end") }}, '')
+    ), 256)
+{%- endmacro %}
+
+
+{# Bucket of a row for current_state partitioning. #}
+{% macro key_bucket(table_id='table_id', row_key='row_key') -%}
+    cast(pmod(xxhash64({{ table_id }}, {{ row_key }}), {{ var('cdc_key_buckets') }}) as int)
+{%- endmacro %}

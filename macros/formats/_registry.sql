@@ -1,0 +1,36 @@
+{#
+    The registry of vendor formats: format id -> what the shared models need to know.
+    Adding a format = one macro file in macros/formats/, one staging model folder, and one
+    entry here (docs/adding-a-format.md). An unknown id is a compile error, never a guess.
+#}
+{% macro cdc_format_registry() %}
+    {{ return({
+        'dataworks': {
+            'staging_model': 'stg_dataworks__events',
+            'landing_table': 'raw_dataworks',
+            'payload': 'json',
+            'description': 'DataWorks / DataHub Blob JSON (StreamX format), also DataWorks to Kafka',
+        },
+    }) }}
+{% endmacro %}
+
+
+{% macro cdc_format(format_id) %}
+    {% set registry = cdc_format_registry() %}
+    {% if format_id not in registry %}
+        {{ exceptions.raise_compiler_error(
+            "Unknown CDC format id '" ~ format_id ~ "'. Known ids: "
+            ~ (registry.keys() | sort | join(', ')) ~ ". Check var('cdc_formats')."
+        ) }}
+    {% endif %}
+    {{ return(registry[format_id]) }}
+{% endmacro %}
+
+
+{% macro cdc_enabled_formats() %}
+    {% set enabled = var('cdc_formats') %}
+    {% for format_id in enabled %}
+        {% do cdc_format(format_id) %}
+    {% endfor %}
+    {{ return(enabled) }}
+{% endmacro %}

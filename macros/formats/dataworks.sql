@@ -1,0 +1,248 @@
+{#
+    Format `dataworks`: DataWorks / DataHub Blob JSON ("StreamX" format), the same JSON that
+    DataWorks writes to Kafka (seeds 000 and 001). Mapping: docs/formats/dataworks.md.
+
+    Every format file implements the same macros:
+      <format>__message_schema()     the from_json schema of one message
+      <format>__events(landed)       landed messages (CTE name) -> event rows (staging contract)
+#}
+
+{% macro dataworks__message_schema() -%}
+struct<
+    schema: struct<
+        dataColumn: array<struct<name: string, type: string>>,
+        primaryKey: array<string>,
+        source: struct<dbType: string, dbVersion: string, dbName: string, schemaName: string, tableName: string>
+    >,
+    payload: struct<
+        before: struct<dataColumn: map<string, string>>,
+        after: struct<dataColumn: map<string, string>>,
+        sequenceId: string,
+        scn: string,
+        op: string,
+        timestamp: struct<eventTime: bigint, systemTime: bigint, checkpointTime: bigint>,
+        ddl: struct<text: string, ddlMeta: string>
+    >,
+    version: string,
+    _corrupt_record: string
+>
+{%- endmacro %}
+
+
+{# Vendor op -> (event class, canonical operation). Ops are case-sensitive (seed 000). #}
+{% macro dataworks__operations() %}
+    {{ return({
+        'INSERT': ('change', 'insert'),
+        'UPDATE_AFTER': ('change', 'update'),
+        'UPDATE_BEFOR': ('update_half', 'update_before'),
+        'UPDATE_BEFORE': ('update_half', 'update_before'),
+        'DELETE': ('change', 'delete'),
+        'CREATE': ('schema_change', 'create'),
+        'ALTER': ('schema_change', 'alter'),
+        'ERASE': ('truncate', 'drop'),
+        'QUERY': ('schema_change', 'query'),
+        'RENAME': ('schema_change', 'rename'),
+        'CINDEX': ('schema_change', 'create_index'),
+        'DINDEX': ('schema_change', 'drop_index'),
+        'TRUNCATE': ('truncate', 'truncate'),
+        'TRANSACTION_BEGIN': ('transaction', 'begin'),
+        'TRANSACTION_END': ('transaction', 'commit'),
+        'GTID': ('transaction', 'gtid'),
+        'XACOMMIT': ('transaction', 'xa_commit'),
+        'XAROLLBACK': ('transaction', 'xa_rollback'),
+        'MHEARTBEAT': ('heartbeat', 'heartbeat'),
+    }) }}
+{% endmacro %}
+
+
+{# StreamX field types -> canonical types. #}
+{% macro dataworks__type_map() %}
+    {{ return({
+        'BOOLEAN': 'boolean',
+        'DOUBLE': 'double',
+        'DATE': 'timestamp',
+        'BYTES': 'binary',
+        'LONG': 'bigint',
+        'STRING': 'string',
+    }) }}
+{% endmacro %}
+
+
+{#
+    Canonical text of an image: DATE values (13-digit epoch milliseconds) become UTC timestamp
+    text; every other value keeps its JSON text (BYTES stay Base64).
+#}
+{% macro dataworks__canonical_image(image, vendor_types) -%}
+    transform_values(
+        {{ image }},
+        (column_name, value) -> case
+            when {{ vendor_types }}[column_name] = 'DATE' and value rlike '^-?[0-9]{1,18}$'
+                then date_format(timestamp_millis(cast(value as bigint)), 'yyyy-MM-dd HH:mm:ss.SSS')
+            else value
+        end
+    )
+{%- endmacro %}
+
+
+{% macro dataworks__events(landed) %}
+    {%- set operations = dataworks__operations() -%}
+    {%- set types = dataworks__type_map() -%}
+    with parsed as (
+        select
+            landed.*,
+            from_json(landed.raw_value, '{{ dataworks__message_schema() | replace("\n", " ") }}') as message
+        from {{ landed }} as landed
+    ),
+
+    fields as (
+        select
+            parsed.*,
+            message.payload.op as vendor_operation,
+            map_from_entries(
+                transform(message.schema.dataColumn, c -> struct(c.name, c.type))
+            ) as vendor_types,
+            message.payload.before.dataColumn as raw_before,
+            message.payload.after.dataColumn as raw_after,
+            coalesce(
+                message.schema.primaryKey,
+                {{ configured_primary_keys() }}[
+                    concat_ws('.', message.schema.source.dbName, message.schema.source.schemaName, message.schema.source.tableName)
+                ]
+            ) as declared_keys
+        from parsed
+    ),
+
+    classified as (
+        select
+            fields.*,
+            case vendor_operation
+                {%- for op, (event_class, _) in operations.items() %}
+                when '{{ op }}' then '{{ event_class }}'
+                {%- endfor %}
+            end as known_class,
+            case vendor_operation
+                {%- for op, (_, operation) in operations.items() %}
+                when '{{ op }}' then '{{ operation }}'
+                {%- endfor %}
+            end as known_operation
+        from fields
+    ),
+
+    -- An UPDATE_AFTER without a before image is the second half of a two-message update.
+    shaped as (
+        select
+            classified.*,
+            case
+                when known_class = 'change' and vendor_operation = 'UPDATE_AFTER' and raw_before is null
+                    then 'update_half'
+                else known_class
+            end as event_class_raw,
+            case
+                when vendor_operation = 'UPDATE_AFTER' and raw_before is null then 'update_after'
+                else known_operation
+            end as operation,
+            {{ dataworks__canonical_image('raw_before', 'vendor_types') }} as before,
+            {{ dataworks__canonical_image('raw_after', 'vendor_types') }} as after
+        from classified
+    ),
+
+    keyed as (
+        select
+            shaped.*,
+            case when operation in ('delete', 'update_before') then before else after end as key_image
+        from shaped
+    ),
+
+    with_keys as (
+        select
+            keyed.*,
+            {{ row_key('declared_keys', 'key_image') }} as computed_row_key
+        from keyed
+    ),
+
+    events as (
+        select
+            with_keys.*,
+            case
+                when message._corrupt_record is not null and try_parse_json(raw_value) is null
+                    then 'not_json'
+                when message._corrupt_record is not null then 'type_clash'
+                when vendor_operation is null then 'missing_operation'
+                when known_class is null then 'unknown_operation'
+                when known_class in ('change', 'update_half', 'schema_change', 'truncate')
+                    and message.schema.source.tableName is null then 'missing_table'
+                when operation in ('insert', 'update', 'update_after') and raw_after is null
+                    then 'missing_after_image'
+                when operation in ('delete', 'update_before') and raw_before is null
+                    then 'missing_before_image'
+                when known_class in ('change', 'update_half') and computed_row_key is null
+                    then 'missing_key'
+            end as quarantine_reason
+        from with_keys
+    )
+
+    select
+        sha2(concat(message_id, ':0'), 256) as event_id,
+        message_id,
+        0 as row_index,
+        'dataworks' as source_format,
+        case when quarantine_reason is null then event_class_raw else 'invalid' end as event_class,
+        quarantine_reason,
+        vendor_operation,
+        operation,
+        lower(message.schema.source.dbType) as source_system,
+        message.schema.source.dbName as source_database,
+        message.schema.source.schemaName as source_schema,
+        message.schema.source.tableName as source_table,
+        nullif(concat_ws('.', message.schema.source.dbName, message.schema.source.schemaName, message.schema.source.tableName), '') as table_id,
+        {{ effective_key_columns('declared_keys', 'key_image') }} as primary_key_columns,
+        computed_row_key as row_key,
+        case
+            when operation = 'update' and {{ row_key('declared_keys', 'before') }} <> computed_row_key
+                then {{ row_key('declared_keys', 'before') }}
+        end as previous_row_key,
+        {{ row_key_kind('declared_keys', 'key_image') }} as row_key_kind,
+        before,
+        after,
+        false as after_is_partial,
+        transform_values(
+            vendor_types,
+            (column_name, vendor_type) -> case vendor_type
+                {%- for vendor_type, canonical in types.items() %}
+                when '{{ vendor_type }}' then '{{ canonical }}'
+                {%- endfor %}
+                else 'string'
+            end
+        ) as column_types,
+        case when message.payload.timestamp.eventTime > 0 then timestamp_millis(message.payload.timestamp.eventTime) end as committed_at,
+        case when message.payload.timestamp.systemTime > 0 then timestamp_millis(message.payload.timestamp.systemTime) end as captured_at,
+        message.payload.sequenceId as source_position,
+        concat(
+            {{ sort_key_number('message.payload.sequenceId') }},
+            case when operation = 'update_before' then '0' else '1' end,
+            {{ sort_key_number('message.payload.timestamp.eventTime') }},
+            {{ landing_order_key('0') }}
+        ) as sort_key,
+        cast(null as string) as transaction_id,
+        case when event_class_raw = 'update_half' then message.payload.sequenceId end as pairing_key,
+        message.payload.ddl.text as ddl_text,
+        message.payload.ddl.ddlMeta as ddl_meta,
+        map_filter(
+            map(
+                'scn', message.payload.scn,
+                'checkpoint_time', cast(message.payload.timestamp.checkpointTime as string),
+                'db_version', message.schema.source.dbVersion,
+                'format_version', message.version
+            ),
+            (k, v) -> v is not null
+        ) as source_metadata,
+        case when quarantine_reason is not null then raw_value end as raw_value,
+        raw_relation,
+        stream_name,
+        origin,
+        origin_partition,
+        origin_offset,
+        landed_at,
+        landing_batch_id
+    from events
+{% endmacro %}

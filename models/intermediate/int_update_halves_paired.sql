@@ -1,0 +1,112 @@
+{{
+    config(
+        materialized='incremental',
+        incremental_strategy='append',
+    )
+}}
+
+-- Updates that arrive as two messages (a before half and an after half sharing a pairing key,
+-- e.g. DataWorks UPDATE_BEFOR + UPDATE_AFTER with one sequenceId) become one update.
+-- Halves may land in different batches: every group touched by a newly landed half is
+-- regrouped from all halves. A group with an after half is emitted (its before image filled
+-- in when the before half is there); a before half alone is held (unpaired_update_halves).
+with halves as (
+    select * from {{ ref('int_events_unioned') }}
+    where event_class = 'update_half'
+),
+
+touched_groups as (
+    select distinct source_format, table_id, pairing_key
+    from halves
+    where landed_at >= {{ high_water_mark('landed_at') }}
+),
+
+candidate_halves as (
+    select halves.*
+    from halves
+    left semi join touched_groups
+        on halves.source_format = touched_groups.source_format
+        and halves.table_id = touched_groups.table_id
+        and halves.pairing_key = touched_groups.pairing_key
+),
+
+-- The earliest landed copy of each half wins when a half is delivered twice.
+grouped as (
+    select
+        source_format,
+        table_id,
+        pairing_key,
+        min_by(struct(candidate_halves.*), sort_key) filter (where operation = 'update_after') as after_half,
+        min_by(struct(candidate_halves.*), sort_key) filter (where operation = 'update_before') as before_half
+    from candidate_halves
+    group by source_format, table_id, pairing_key
+),
+
+paired as (
+    select
+        after_half.*,
+        before_half.before as paired_before,
+        before_half.event_id as before_event_id,
+        greatest(after_half.landed_at, coalesce(before_half.landed_at, after_half.landed_at)) as pair_landed_at
+    from grouped
+    where after_half is not null
+),
+
+updates as (
+    select
+        sha2(concat_ws(':', event_id, coalesce(before_event_id, '')), 256) as pair_id,
+        event_id,
+        message_id,
+        row_index,
+        source_format,
+        'change' as event_class,
+        quarantine_reason,
+        vendor_operation,
+        'update' as operation,
+        source_system,
+        source_database,
+        source_schema,
+        source_table,
+        table_id,
+        primary_key_columns,
+        row_key,
+        case
+            when {{ key_text('primary_key_columns', 'paired_before') }} <> row_key
+                then {{ key_text('primary_key_columns', 'paired_before') }}
+            when row_key_kind = 'row_hash' and paired_before is not null
+                and sha2({{ canonical_map_json('paired_before') }}, 256) <> row_key
+                then sha2({{ canonical_map_json('paired_before') }}, 256)
+        end as previous_row_key,
+        row_key_kind,
+        paired_before as before,
+        after,
+        after_is_partial,
+        column_types,
+        committed_at,
+        captured_at,
+        source_position,
+        sort_key,
+        transaction_id,
+        pairing_key,
+        ddl_text,
+        ddl_meta,
+        source_metadata,
+        raw_value,
+        raw_relation,
+        stream_name,
+        origin,
+        origin_partition,
+        origin_offset,
+        pair_landed_at as landed_at,
+        landing_batch_id
+    from paired
+),
+
+new_updates as (
+    {{ new_rows_only('updates', 'pair_id', 'landed_at') }}
+)
+
+select
+    pair_id,
+    {{ select_event_columns('new_updates') }}
+from new_updates

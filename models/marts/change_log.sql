@@ -1,0 +1,41 @@
+{{
+    config(
+        materialized='incremental',
+        incremental_strategy='append',
+    )
+}}
+
+-- The canonical change log: one row per row-level change, from every format.
+-- Append-only; a change delivered twice (same change_id) is kept once: the first landed copy.
+with single_message_changes as (
+    select * from {{ ref('int_events_unioned') }}
+    where event_class = 'change'
+        and landed_at >= {{ high_water_mark('landed_at') }}
+),
+
+paired_updates as (
+    select * from {{ ref('int_update_halves_paired') }}
+    where landed_at >= {{ high_water_mark('landed_at') }}
+),
+
+changes as (
+    select {{ select_event_columns('single_message_changes') }} from single_message_changes
+    union all
+    select {{ select_event_columns('paired_updates') }} from paired_updates
+),
+
+identified as (
+    select
+        {{ change_id() }} as change_id,
+        {{ key_bucket() }} as key_bucket,
+        changes.*
+    from changes
+),
+
+new_changes as (
+    {{ new_rows_only('identified', 'change_id', 'sort_key') }}
+)
+
+select
+    {{ change_log_columns() | join(',\n    ') }}
+from new_changes

@@ -1,0 +1,56 @@
+{{
+    config(
+        materialized='incremental',
+        incremental_strategy='append',
+    )
+}}
+
+-- Raw messages (or rows of them) that could not be parsed or break the contract, with a
+-- reason code (docs/quarantine.md), the raw text and its lineage. Nothing is dropped silently.
+with invalid_events as (
+    select * from {{ ref('int_events_unioned') }}
+    where event_class = 'invalid'
+        and landed_at >= {{ high_water_mark('landed_at') }}
+),
+
+shaped as (
+    select
+        event_id as quarantine_id,
+        source_format,
+        quarantine_reason as reason_code,
+        vendor_operation,
+        table_id,
+        raw_value,
+        message_id,
+        row_index,
+        raw_relation,
+        stream_name,
+        origin,
+        origin_partition,
+        origin_offset,
+        landed_at,
+        landing_batch_id
+    from invalid_events
+),
+
+new_rows as (
+    {{ new_rows_only('shaped', 'quarantine_id', 'landed_at') }}
+)
+
+select
+    quarantine_id,
+    source_format,
+    reason_code,
+    vendor_operation,
+    table_id,
+    raw_value,
+    message_id,
+    row_index,
+    raw_relation,
+    stream_name,
+    origin,
+    origin_partition,
+    origin_offset,
+    landed_at,
+    landing_batch_id
+from new_rows

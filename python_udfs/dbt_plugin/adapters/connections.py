@@ -1,0 +1,58 @@
+"""Connections that register the project's Python UDFs in the embedded Spark session."""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+
+from dbt.adapters.contracts.connection import Connection
+from dbt.adapters.events.logging import AdapterLogger
+from dbt.adapters.spark.connections import (
+    SparkConnectionManager,
+    SparkConnectionMethod,
+    SparkCredentials,
+)
+
+logger = AdapterLogger("SparkCdc")
+
+# Python workers must run this interpreter, or they cannot import the UDF package.
+os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+
+
+@dataclass
+class SparkCdcCredentials(SparkCredentials):
+    @property
+    def type(self) -> str:
+        return "spark_cdc"
+
+
+def ensure_udfs(server_side_parameters: dict[str, str]) -> None:
+    """Get (or start) the session the dbt-spark cursor will use and register the UDFs once."""
+    from pyspark.sql import SparkSession
+
+    from python_udfs.spark_udfs import register_udfs
+
+    builder = SparkSession.builder.enableHiveSupport()
+    for key, value in server_side_parameters.items():
+        builder = builder.config(key, value)
+    spark = builder.getOrCreate()
+    if getattr(spark, "_cdc_udfs_registered", False):
+        return
+    names = register_udfs(spark)
+    spark._cdc_udfs_registered = True  # type: ignore[attr-defined]
+    logger.debug(f"registered Python UDFs: {', '.join(names)}")
+
+
+class SparkCdcConnectionManager(SparkConnectionManager):
+    TYPE = "spark_cdc"
+
+    @classmethod
+    def open(cls, connection: Connection) -> Connection:
+        connection = super().open(connection)
+        credentials = connection.credentials
+        if credentials.method == SparkConnectionMethod.SESSION:
+            ensure_udfs(credentials.server_side_parameters)
+        return connection

@@ -1,0 +1,178 @@
+"""``cdc-pipeline``: land raw files, run dbt, and show results, all in one Spark process.
+
+    cdc-pipeline land [--format F] [--stream NAME] [PATH ...]   land files (default landing/<format>/)
+    cdc-pipeline dbt build [ARGS ...]                           any dbt command, same process
+    cdc-pipeline summary                                        counts and a few current rows
+    cdc-pipeline demo                                           land samples/, dbt build, summary
+
+Plain ``dbt build --profiles-dir profiles`` works as well; this entry point only saves the
+JVM start between landing and building and resolves paths from the project folder.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from .landing import default_landing_paths, environment_defaults, land_files
+
+
+def find_project_dir(start: Path) -> Path:
+    for candidate in [start, *start.parents]:
+        if (candidate / "dbt_project.yml").is_file():
+            return candidate
+    raise SystemExit("no dbt_project.yml here or above: run inside the project or pass --project-dir")
+
+
+def run_dbt(project_dir: Path, args: list[str]) -> bool:
+    from dbt.cli.main import dbtRunner
+
+    full = [*args, "--project-dir", str(project_dir)]
+    if "--profiles-dir" not in args:
+        full += ["--profiles-dir", os.environ["DBT_PROFILES_DIR"]]
+    result = dbtRunner().invoke(full)
+    if result.exception is not None:
+        print(f"dbt {args[0]} failed: {result.exception}", file=sys.stderr)
+    return bool(result.success)
+
+
+def project_vars(project_dir: Path) -> dict:
+    import yaml
+
+    with open(project_dir / "dbt_project.yml", encoding="utf-8") as handle:
+        return (yaml.safe_load(handle) or {}).get("vars", {}) or {}
+
+
+def spark_session():
+    from pyspark.sql import SparkSession
+
+    return SparkSession.builder.getOrCreate()
+
+
+def command_land(project_dir: Path, paths: list[str], format_id: str | None, stream: str | None) -> int:
+    settings = project_vars(project_dir)
+    formats = settings.get("cdc_formats", [])
+    if not run_dbt(project_dir, ["run-operation", "create_landing_tables", "--quiet"]):
+        return 2
+    if paths:
+        if format_id is None:
+            parents = {Path(p).resolve().parent.name if Path(p).is_file() else Path(p).resolve().name for p in paths}
+            if len(parents) != 1 or next(iter(parents)) not in formats:
+                raise SystemExit("pass --format: it cannot be told from the paths")
+            format_id = parents.pop()
+        plan = {format_id: [Path(p) for p in paths]}
+    else:
+        plan = default_landing_paths(project_dir, [format_id] if format_id else formats)
+    spark = spark_session()
+    for fmt, fmt_paths in plan.items():
+        print(f"landing {fmt} from {', '.join(str(p) for p in fmt_paths)}", flush=True)
+        result = land_files(
+            spark,
+            fmt,
+            fmt_paths,
+            project_dir=project_dir,
+            landing_schema=settings.get("cdc_landing_schema", "cdc_landing"),
+            stream_name=stream,
+            scratch_dir=Path(os.environ["CDC_LOCAL_DIR"]) / "tmp",
+        )
+        print(
+            f"landed {result.messages_landed} new messages into {result.table} "
+            f"({result.files} files, {result.messages_skipped} already landed), "
+            f"batch {result.batch_id}",
+            flush=True,
+        )
+    return 0
+
+
+def print_table(rows: list, columns: list[str]) -> None:
+    table = [[("" if row[c] is None else str(row[c]))[:60] for c in columns] for row in rows]
+    widths = [max([len(c)] + [len(r[i]) for r in table]) for i, c in enumerate(columns)]
+    print("  " + "  ".join(c.ljust(w) for c, w in zip(columns, widths)))
+    for r in table:
+        print("  " + "  ".join(v.ljust(w) for v, w in zip(r, widths)))
+
+
+def command_summary(schema: str) -> int:
+    spark = spark_session()
+    print(f"\nChange log per table ({schema}.change_log):")
+    print_table(
+        spark.sql(
+            f"""select table_id, count(*) as changes,
+                       count_if(operation = 'insert') as inserts,
+                       count_if(operation = 'update') as updates,
+                       count_if(operation = 'delete') as deletes
+                from {schema}.change_log group by table_id order by table_id"""
+        ).collect(),
+        ["table_id", "changes", "inserts", "updates", "deletes"],
+    )
+    print(f"\nCurrent state per table ({schema}.current_state):")
+    print_table(
+        spark.sql(
+            f"""select table_id, count_if(not is_deleted) as live_rows,
+                       count_if(is_deleted) as tombstones
+                from {schema}.current_state group by table_id order by table_id"""
+        ).collect(),
+        ["table_id", "live_rows", "tombstones"],
+    )
+    print("\nLive rows (first 10):")
+    print_table(
+        spark.sql(
+            f"""select table_id, row_key, to_json(row_image) as row_image, last_operation, committed_at
+                from {schema}.current_state where not is_deleted
+                order by table_id, row_key limit 10"""
+        ).collect(),
+        ["table_id", "row_key", "row_image", "last_operation", "committed_at"],
+    )
+    print(f"\nQuarantine ({schema}.quarantine):")
+    print_table(
+        spark.sql(
+            f"""select source_format, reason_code, count(*) as messages
+                from {schema}.quarantine group by source_format, reason_code order by 1, 2"""
+        ).collect(),
+        ["source_format", "reason_code", "messages"],
+    )
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="cdc-pipeline", description=__doc__.split("\n")[0])
+    parser.add_argument("--project-dir", type=Path, default=None)
+    commands = parser.add_subparsers(dest="command", required=True)
+    land = commands.add_parser("land", help="land raw message files")
+    land.add_argument("paths", nargs="*")
+    land.add_argument("--format", dest="format_id")
+    land.add_argument("--stream", default=None, help="stream name (default: the format id)")
+    dbt = commands.add_parser("dbt", help="run a dbt command in this process")
+    dbt.add_argument("dbt_args", nargs=argparse.REMAINDER)
+    commands.add_parser("summary", help="print change-log and current-state figures")
+    commands.add_parser("demo", help="land the bundled samples, build, and print the result")
+    args = parser.parse_args(argv)
+
+    project_dir = (args.project_dir or find_project_dir(Path.cwd())).resolve()
+    environment_defaults(project_dir)
+    schema = os.environ.get("CDC_SCHEMA", "cdc")
+
+    if args.command == "land":
+        return command_land(project_dir, args.paths, args.format_id, args.stream)
+    if args.command == "dbt":
+        return 0 if run_dbt(project_dir, args.dbt_args) else 1
+    if args.command == "summary":
+        if not run_dbt(project_dir, ["run-operation", "create_landing_tables", "--quiet"]):
+            return 2
+        return command_summary(schema)
+    if args.command == "demo":
+        samples = project_dir / "samples"
+        for format_dir in sorted(p for p in samples.iterdir() if p.is_dir()):
+            status = command_land(project_dir, [str(format_dir)], format_dir.name, None)
+            if status:
+                return status
+        if not run_dbt(project_dir, ["build"]):
+            return 1
+        return command_summary(schema)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
