@@ -23,7 +23,7 @@ demo: install
 	$(BIN)/cdc-pipeline demo
 
 lint: install
-	$(BIN)/sqlfluff lint models macros tests/data_tests
+	$(BIN)/sqlfluff lint models tests/data_tests
 
 test: install
 	$(BIN)/python -m pytest

@@ -37,7 +37,7 @@
     case
         when {{ key_columns }} is null or size({{ key_columns }}) = 0 or {{ image }} is null then null
         when exists({{ key_columns }}, k -> {{ image }}[k] is null) then null
-        when size({{ key_columns }}) = 1 then {{ image }}[{{ key_columns }}[0]]
+        when size({{ key_columns }}) = 1 then element_at({{ image }}, element_at({{ key_columns }}, 1))
         else to_json(transform({{ key_columns }}, k -> {{ image }}[k]))
     end
 {%- endmacro %}

@@ -16,7 +16,10 @@ with halves as (
 ),
 
 touched_groups as (
-    select distinct source_format, table_id, pairing_key
+    select distinct
+        source_format,
+        table_id,
+        pairing_key
     from halves
     where landed_at >= {{ high_water_mark('landed_at') }}
 ),

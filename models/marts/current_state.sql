@@ -15,7 +15,10 @@ with new_changes as (
 ),
 
 new_clearings as (
-    select table_id, sort_key, landed_at
+    select
+        table_id,
+        sort_key,
+        landed_at
     from {{ ref('schema_changes') }}
     where clears_table and table_id is not null
         and landed_at >= {{ high_water_mark('refreshed_through') }}
@@ -151,7 +154,9 @@ latest as (
 ),
 
 table_clearings as (
-    select table_id, max(sort_key) as cleared_sort_key
+    select
+        table_id,
+        max(sort_key) as cleared_sort_key
     from {{ ref('schema_changes') }}
     where clears_table and table_id is not null
     group by table_id

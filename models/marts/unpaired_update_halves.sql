@@ -8,11 +8,17 @@ with halves as (
 ),
 
 before_halves as (
-    select * from halves where operation = 'update_before'
+    select * from halves
+    where operation = 'update_before'
 ),
 
 after_halves as (
-    select source_format, table_id, pairing_key from halves where operation = 'update_after'
+    select
+        source_format,
+        table_id,
+        pairing_key
+    from halves
+    where operation = 'update_after'
 )
 
 select

@@ -1,0 +1,11 @@
+-- Accounting, first step: every landed message of every enabled format produced at least
+-- one staging event (a change, a control event, or a quarantine row). Returns the lost ones.
+{% for format_id in cdc_enabled_formats() %}
+select
+    '{{ format_id }}' as source_format,
+    landed.message_id
+from ({{ landed_messages(format_id) }}) as landed
+left anti join {{ ref(cdc_format(format_id)['staging_model']) }} as staged
+    on landed.message_id = staged.message_id
+{% if not loop.last %}union all{% endif %}
+{% endfor %}
