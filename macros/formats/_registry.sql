@@ -11,6 +11,12 @@
             'payload': 'json',
             'description': 'DataWorks / DataHub Blob JSON (StreamX format), also DataWorks to Kafka',
         },
+        'datahub_tuple': {
+            'staging_model': 'stg_datahub_tuple__events',
+            'landing_table': 'raw_datahub_tuple',
+            'payload': 'json',
+            'description': 'DataHub Tuple topic records with _sequence_id_/_operation_type_ meta columns',
+        },
     }) }}
 {% endmacro %}
 

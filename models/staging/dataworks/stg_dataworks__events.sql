@@ -2,6 +2,7 @@
     config(
         materialized='incremental',
         incremental_strategy='append',
+        enabled=('dataworks' in var('cdc_formats')),
     )
 }}
 

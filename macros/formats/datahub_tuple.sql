@@ -1,0 +1,146 @@
+{#
+    Format `datahub_tuple`: records of a DataHub Tuple topic written by DataWorks (seed 000).
+    One JSON object per record: the user's columns plus the meta columns below. A Tuple topic
+    holds one table and carries no key, types, DDL or heartbeats: the table comes from
+    `_source_table_` (else the stream name), keys from var('cdc_primary_keys').
+    Mapping: docs/formats/datahub_tuple.md.
+#}
+
+{# Meta columns of a Tuple record; every other field is a user column. #}
+{% macro datahub_tuple__meta_columns() %}
+    {{ return([
+        '_sequence_id_', '_operation_type_', '_excute_time_', '_execute_time_',
+        '_source_table_', '_before_image_', '_after_image_',
+    ]) }}
+{% endmacro %}
+
+
+{% macro datahub_tuple__message_schema() -%}
+map<string, string>
+{%- endmacro %}
+
+
+{% macro datahub_tuple__events(landed) %}
+    {%- set meta_columns = datahub_tuple__meta_columns() -%}
+    with parsed as (
+        select
+            landed.*,
+            from_json(landed.raw_value, '{{ datahub_tuple__message_schema() }}') as record,
+            try_parse_json(landed.raw_value) as variant_value
+        from {{ landed }} as landed
+    ),
+
+    fields as (
+        select
+            parsed.*,
+            record['_operation_type_'] as vendor_operation,
+            upper(record['_before_image_']) = 'Y' as is_before_image,
+            upper(record['_after_image_']) = 'Y' as is_after_image,
+            coalesce(record['_excute_time_'], record['_execute_time_']) as execute_time,
+            coalesce(nullif(record['_source_table_'], ''), stream_name) as table_name,
+            map_filter(
+                record,
+                (column_name, value) -> not array_contains(
+                    array({% for c in meta_columns %}'{{ c }}'{{ ", " if not loop.last }}{% endfor %}),
+                    column_name
+                )
+            ) as image
+        from parsed
+    ),
+
+    -- I -> insert; D -> delete; U -> one half of an update (paired by _sequence_id_).
+    classified as (
+        select
+            fields.*,
+            case
+                when vendor_operation = 'I' then 'change'
+                when vendor_operation = 'D' then 'change'
+                when vendor_operation = 'U' and is_before_image then 'update_half'
+                when vendor_operation = 'U' and is_after_image then 'update_half'
+            end as event_class_raw,
+            case
+                when vendor_operation = 'I' then 'insert'
+                when vendor_operation = 'D' then 'delete'
+                when vendor_operation = 'U' and is_before_image then 'update_before'
+                when vendor_operation = 'U' and is_after_image then 'update_after'
+            end as operation,
+            {{ configured_primary_keys() }}[table_name] as declared_keys
+        from fields
+    ),
+
+    shaped as (
+        select
+            classified.*,
+            case when operation in ('delete', 'update_before') then image end as before,
+            case when operation in ('insert', 'update_after') then image end as after,
+            {{ row_key('declared_keys', 'image') }} as computed_row_key
+        from classified
+    ),
+
+    events as (
+        select
+            shaped.*,
+            case
+                when record is null and variant_value is null then 'not_json'
+                when record is null then 'type_clash'
+                when vendor_operation is null then 'missing_operation'
+                when operation is null then 'unknown_operation'
+                when table_name is null then 'missing_table'
+                when record['_sequence_id_'] is null then 'missing_position'
+                when computed_row_key is null then 'missing_key'
+            end as quarantine_reason
+        from shaped
+    )
+
+    select
+        sha2(concat(message_id, ':0'), 256) as event_id,
+        message_id,
+        0 as row_index,
+        'datahub_tuple' as source_format,
+        case when quarantine_reason is null then event_class_raw else 'invalid' end as event_class,
+        quarantine_reason,
+        vendor_operation,
+        operation,
+        cast(null as string) as source_system,
+        case when size(split(table_name, '\\.')) > 1 then element_at(split(table_name, '\\.'), -2) end as source_database,
+        cast(null as string) as source_schema,
+        element_at(split(table_name, '\\.'), -1) as source_table,
+        table_name as table_id,
+        {{ effective_key_columns('declared_keys', 'image') }} as primary_key_columns,
+        computed_row_key as row_key,
+        cast(null as string) as previous_row_key,
+        {{ row_key_kind('declared_keys', 'image') }} as row_key_kind,
+        before,
+        after,
+        false as after_is_partial,
+        transform_values(image, (column_name, value) -> 'string') as column_types,
+        case
+            when execute_time rlike '^[0-9]{13}$' then timestamp_millis(cast(execute_time as bigint))
+            when execute_time rlike '^[0-9]{10}$' then timestamp_seconds(cast(execute_time as bigint))
+            else try_to_timestamp(execute_time)
+        end as committed_at,
+        cast(null as timestamp) as captured_at,
+        record['_sequence_id_'] as source_position,
+        concat(
+            {{ sort_key_number("record['_sequence_id_']") }},
+            case when operation = 'update_before' then '0' else '1' end,
+            {{ landing_order_key('0') }}
+        ) as sort_key,
+        cast(null as string) as transaction_id,
+        case when event_class_raw = 'update_half' then record['_sequence_id_'] end as pairing_key,
+        cast(null as string) as ddl_text,
+        cast(null as string) as ddl_meta,
+        map_filter(
+            map('before_image', record['_before_image_'], 'after_image', record['_after_image_']),
+            (k, v) -> v is not null
+        ) as source_metadata,
+        case when quarantine_reason is not null then raw_value end as raw_value,
+        raw_relation,
+        stream_name,
+        origin,
+        origin_partition,
+        origin_offset,
+        landed_at,
+        landing_batch_id
+    from events
+{% endmacro %}
