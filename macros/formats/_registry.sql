@@ -17,6 +17,24 @@
             'payload': 'json',
             'description': 'DataHub Tuple topic records with _sequence_id_/_operation_type_ meta columns',
         },
+        'canal': {
+            'staging_model': 'stg_canal__events',
+            'landing_table': 'raw_canal',
+            'payload': 'json',
+            'description': 'Canal FlatMessage JSON as written by DTS (and by Canal itself)',
+        },
+        'shareplex': {
+            'staging_model': 'stg_shareplex__events',
+            'landing_table': 'raw_shareplex',
+            'payload': 'json',
+            'description': 'SharePlex JSON as written by DTS',
+        },
+        'debezium': {
+            'staging_model': 'stg_debezium__events',
+            'landing_table': 'raw_debezium',
+            'payload': 'json',
+            'description': 'Debezium JSON envelope (with or without schema); Lindorm Debezium Format V2.0',
+        },
     }) }}
 {% endmacro %}
 
