@@ -8,8 +8,8 @@
 -- Updates that arrive as two messages (a before half and an after half sharing a pairing key,
 -- e.g. DataWorks UPDATE_BEFOR + UPDATE_AFTER with one sequenceId) become one update.
 -- Halves may land in different batches: every group touched by a newly landed half is
--- regrouped from all halves. A group with an after half is emitted (its before image filled
--- in when the before half is there); a before half alone is held (unpaired_update_halves).
+-- regrouped from all halves. A group is emitted once both halves are there; a half alone is
+-- held (listed in unpaired_update_halves): only the pair tells whether the key changed.
 with halves as (
     select * from {{ ref('int_events_unioned') }}
     where event_class = 'update_half'
@@ -50,9 +50,10 @@ paired as (
         after_half.*,
         before_half.before as paired_before,
         before_half.event_id as before_event_id,
-        greatest(after_half.landed_at, coalesce(before_half.landed_at, after_half.landed_at)) as pair_landed_at
+        greatest(after_half.landed_at, before_half.landed_at) as pair_landed_at
     from grouped
     where after_half is not null
+        and before_half is not null
 ),
 
 updates as (

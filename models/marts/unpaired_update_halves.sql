@@ -1,46 +1,45 @@
 {{ config(materialized='view') }}
 
--- Before halves of two-message updates whose after half has not arrived: held, not applied.
--- They leave this view as soon as their after half lands.
+-- Halves of two-message updates whose partner has not landed yet: held, not applied, and
+-- listed here until the partner arrives (only the pair tells whether the key changed).
 with halves as (
     select * from {{ ref('int_events_unioned') }}
     where event_class = 'update_half'
 ),
 
-before_halves as (
-    select * from halves
-    where operation = 'update_before'
-),
-
-after_halves as (
+half_counts as (
     select
         source_format,
         table_id,
-        pairing_key
+        pairing_key,
+        count_if(operation = 'update_before') as before_halves,
+        count_if(operation = 'update_after') as after_halves
     from halves
-    where operation = 'update_after'
+    group by source_format, table_id, pairing_key
 )
 
 select
-    before_halves.event_id,
-    before_halves.source_format,
-    'unpaired_update_before' as reason_code,
-    before_halves.table_id,
-    before_halves.row_key,
-    before_halves.pairing_key,
-    before_halves.before,
-    before_halves.committed_at,
-    before_halves.sort_key,
-    before_halves.message_id,
-    before_halves.raw_relation,
-    before_halves.stream_name,
-    before_halves.origin,
-    before_halves.origin_partition,
-    before_halves.origin_offset,
-    before_halves.landed_at,
-    before_halves.landing_batch_id
-from before_halves
-left anti join after_halves
-    on before_halves.source_format = after_halves.source_format
-    and before_halves.table_id = after_halves.table_id
-    and before_halves.pairing_key = after_halves.pairing_key
+    halves.event_id,
+    halves.source_format,
+    concat('unpaired_', halves.operation) as reason_code,
+    halves.operation,
+    halves.table_id,
+    halves.row_key,
+    halves.pairing_key,
+    coalesce(halves.before, halves.after) as image,
+    halves.committed_at,
+    halves.sort_key,
+    halves.message_id,
+    halves.raw_relation,
+    halves.stream_name,
+    halves.origin,
+    halves.origin_partition,
+    halves.origin_offset,
+    halves.landed_at,
+    halves.landing_batch_id
+from halves
+inner join half_counts
+    on halves.source_format = half_counts.source_format
+    and halves.table_id = half_counts.table_id
+    and halves.pairing_key = half_counts.pairing_key
+where half_counts.before_halves = 0 or half_counts.after_halves = 0

@@ -1,0 +1,200 @@
+{{
+    config(
+        materialized='incremental',
+        incremental_strategy=current_state_write_strategy(),
+        partition_by=['key_bucket'],
+    )
+}}
+
+-- SCD type 2 history built from the change log: one row per version of a source row, with
+-- valid_from / valid_to (source commit time), in sort_key order wherever changes landed.
+-- A truncate or dropped table closes the versions it removed (ended_by = 'truncate').
+-- Incremental like current_state: the key buckets that new changes touch are rebuilt from
+-- their prior versions plus the new changes, so late events slot into place.
+with new_changes as (
+    select * from {{ ref('change_log') }}
+    where landed_at >= {{ high_water_mark('refreshed_through') }}
+),
+
+new_clearings as (
+    select
+        table_id,
+        landed_at
+    from {{ ref('schema_changes') }}
+    where clears_table and table_id is not null
+        and landed_at >= {{ high_water_mark('refreshed_through') }}
+),
+
+refresh_mark as (
+    select max(landed_at) as refreshed_through
+    from (
+        select landed_at from new_changes
+        union all
+        select landed_at from new_clearings
+    ) as inputs
+),
+
+-- Versions contributed by the new changes (a key change also ends the old key's row).
+new_versions as (
+    select
+        table_id,
+        row_key,
+        key_bucket,
+        source_format,
+        change_id,
+        operation,
+        operation = 'delete' as is_deletion,
+        after_is_partial,
+        case when operation = 'delete' then before else after end as change_image,
+        sort_key,
+        committed_at,
+        landed_at
+    from new_changes
+    union all
+    select
+        table_id,
+        previous_row_key as row_key,
+        {{ key_bucket('table_id', 'previous_row_key') }} as key_bucket,
+        source_format,
+        change_id,
+        'delete' as operation,
+        true as is_deletion,
+        false as after_is_partial,
+        before as change_image,
+        sort_key,
+        committed_at,
+        landed_at
+    from new_changes
+    where previous_row_key is not null
+),
+
+{% if is_incremental() %}
+prior_versions as (
+    select
+        table_id,
+        row_key,
+        key_bucket,
+        source_format,
+        change_id,
+        operation,
+        is_deleted as is_deletion,
+        after_is_partial,
+        change_image,
+        sort_key,
+        valid_from as committed_at,
+        landed_at
+    from {{ this }}
+    where key_bucket in (select key_bucket from new_versions)
+        or table_id in (select table_id from new_clearings)
+),
+{% endif %}
+
+versions as (
+    select * from new_versions
+    {% if is_incremental() %}
+    union all
+    select * from prior_versions
+    {% endif %}
+),
+
+-- One row per version even if the same change arrives again through both inputs.
+distinct_versions as (
+    select *
+    from (
+        select
+            versions.*,
+            row_number() over (
+                partition by table_id, row_key, change_id, is_deletion order by landed_at
+            ) as copy_rank
+        from versions
+    ) as ranked
+    where copy_rank = 1
+),
+
+ordered as (
+    select
+        distinct_versions.*,
+        lead(sort_key) over (partition by table_id, row_key order by sort_key) as next_sort_key,
+        lead(committed_at) over (partition by table_id, row_key order by sort_key) as next_committed_at,
+        -- partial images merge over the last full image at or before this version
+        collect_list(struct(sort_key, after_is_partial, change_image)) over (
+            partition by table_id, row_key order by sort_key
+            rows between unbounded preceding and current row
+        ) as history_so_far
+    from distinct_versions
+),
+
+clearings as (
+    select
+        table_id,
+        sort_key as cleared_sort_key,
+        committed_at as cleared_at
+    from {{ ref('schema_changes') }}
+    where clears_table and table_id is not null
+),
+
+-- The first truncate after a live version and before the next version ends it.
+closing_clearings as (
+    select
+        ordered.table_id,
+        ordered.row_key,
+        ordered.sort_key,
+        min_by(clearings.cleared_at, clearings.cleared_sort_key) as cleared_at
+    from ordered
+    inner join clearings
+        on ordered.table_id = clearings.table_id
+        and clearings.cleared_sort_key > ordered.sort_key
+        and (ordered.next_sort_key is null or clearings.cleared_sort_key < ordered.next_sort_key)
+    where not ordered.is_deletion
+    group by ordered.table_id, ordered.row_key, ordered.sort_key
+),
+
+final as (
+    select
+        ordered.table_id,
+        ordered.row_key,
+        ordered.source_format,
+        ordered.change_id,
+        ordered.operation,
+        ordered.is_deletion as is_deleted,
+        ordered.after_is_partial,
+        ordered.change_image,
+        aggregate(
+            slice(
+                history_so_far,
+                -- position of the last full (non-partial) image, or 1
+                coalesce(
+                    size(history_so_far) + 1 - nullif(
+                        array_position(reverse(transform(history_so_far, step -> not step.after_is_partial)), true),
+                        0
+                    ),
+                    1
+                ),
+                size(history_so_far)
+            ),
+            cast(map() as map<string, string>),
+            (merged, step) -> map_concat(
+                map_filter(merged, (k, v) -> not map_contains_key(coalesce(step.change_image, map()), k)),
+                coalesce(step.change_image, cast(map() as map<string, string>))
+            )
+        ) as row_image,
+        ordered.sort_key,
+        ordered.committed_at as valid_from,
+        coalesce(closing_clearings.cleared_at, ordered.next_committed_at) as valid_to,
+        case
+            when closing_clearings.cleared_at is not null then 'truncate'
+            when ordered.next_sort_key is not null then 'next_version'
+        end as ended_by,
+        ordered.next_sort_key is null and closing_clearings.cleared_at is null as is_current,
+        ordered.landed_at,
+        refresh_mark.refreshed_through,
+        ordered.key_bucket
+    from ordered
+    cross join refresh_mark
+    left join closing_clearings
+        on ordered.table_id = closing_clearings.table_id
+        and ordered.row_key = closing_clearings.row_key
+        and ordered.sort_key = closing_clearings.sort_key
+)
+
+select * from final
