@@ -23,6 +23,7 @@ demo: install
 	$(BIN)/cdc-pipeline demo
 
 lint: install
+	$(BIN)/ruff check python_udfs tests
 	$(BIN)/sqlfluff lint models tests/data_tests
 
 test: install

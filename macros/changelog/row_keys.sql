@@ -100,3 +100,19 @@
 {% macro key_bucket(table_id='table_id', row_key='row_key') -%}
     cast(pmod(xxhash64({{ table_id }}, {{ row_key }}), {{ var('cdc_key_buckets') }}) as int)
 {%- endmacro %}
+
+
+{#
+    Deterministic id of a DDL / truncate event: the same event delivered twice is kept once.
+    Built from the format, table, vendor position, operation and DDL text.
+#}
+{% macro schema_change_id() -%}
+    sha2(concat_ws('\u0001',
+        source_format,
+        coalesce(table_id, ''),
+        coalesce(source_position, ''),
+        operation,
+        coalesce(ddl_text, ''),
+        coalesce(cast(committed_at as string), '')
+    ), 256)
+{%- endmacro %}

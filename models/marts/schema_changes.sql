@@ -38,7 +38,7 @@ parsed as (
 
 shaped as (
     select
-        event_id as schema_change_id,
+        {{ schema_change_id() }} as schema_change_id,
         source_format,
         source_system,
         source_database,

@@ -2,7 +2,9 @@
 
     cdc-pipeline land [--format F] [--stream NAME] [PATH ...]   land files (default landing/<format>/)
     cdc-pipeline dbt build [ARGS ...]                           any dbt command, same process
-    cdc-pipeline summary                                        counts and a few current rows
+    cdc-pipeline summary                                        counts, accounting, a few current rows
+    cdc-pipeline query "select …"                               run Spark SQL, print JSON lines
+    cdc-pipeline report [--out report.html]                     HTML page: lag and volume per stream/table
     cdc-pipeline demo                                           land samples/, dbt build, summary
 
 Plain ``dbt build --profiles-dir profiles`` works as well; this entry point only saves the
@@ -89,9 +91,9 @@ def command_land(project_dir: Path, paths: list[str], format_id: str | None, str
 def print_table(rows: list, columns: list[str]) -> None:
     table = [[("" if row[c] is None else str(row[c]))[:60] for c in columns] for row in rows]
     widths = [max([len(c)] + [len(r[i]) for r in table]) for i, c in enumerate(columns)]
-    print("  " + "  ".join(c.ljust(w) for c, w in zip(columns, widths)))
+    print("  " + "  ".join(c.ljust(w) for c, w in zip(columns, widths, strict=True)))
     for r in table:
-        print("  " + "  ".join(v.ljust(w) for v, w in zip(r, widths)))
+        print("  " + "  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)))
 
 
 def command_summary(schema: str) -> int:
@@ -125,6 +127,20 @@ def command_summary(schema: str) -> int:
         ).collect(),
         ["table_id", "row_key", "row_image", "last_operation", "committed_at"],
     )
+    print("\nAccounting per format (every landed message ends in exactly one place):")
+    print_table(
+        spark.sql(
+            f"""select source_format,
+                       sum(messages_landed) as landed,
+                       sum(row_events) as row_events,
+                       sum(control_events) as control_events,
+                       sum(quarantined_events) as quarantined
+                from {schema}.stream_progress group by source_format order by source_format"""
+        ).collect(),
+        ["source_format", "landed", "row_events", "control_events", "quarantined"],
+    )
+    held = spark.sql(f"select count(*) as n from {schema}.unpaired_update_halves").first()["n"]
+    print(f"  update halves waiting for their partner: {held}")
     print(f"\nQuarantine ({schema}.quarantine):")
     print_table(
         spark.sql(
@@ -133,6 +149,24 @@ def command_summary(schema: str) -> int:
         ).collect(),
         ["source_format", "reason_code", "messages"],
     )
+    return 0
+
+
+def command_query(sql: str) -> int:
+    spark = spark_session()
+    for row in spark.sql(sql).toJSON().collect():
+        print(row)
+    return 0
+
+
+def command_report(schema: str, out: Path) -> int:
+    import datetime as dt
+
+    from .report import collect, render
+
+    streams, tables, hourly = collect(spark_session(), schema)
+    out.write_text(render(streams, tables, hourly, dt.datetime.now(dt.timezone.utc)), encoding="utf-8")
+    print(f"wrote {out}")
     return 0
 
 
@@ -148,6 +182,10 @@ def main(argv: list[str] | None = None) -> int:
     dbt.add_argument("dbt_args", nargs=argparse.REMAINDER)
     commands.add_parser("summary", help="print change-log and current-state figures")
     commands.add_parser("demo", help="land the bundled samples, build, and print the result")
+    query = commands.add_parser("query", help="run one Spark SQL statement, print rows as JSON lines")
+    query.add_argument("sql")
+    report = commands.add_parser("report", help="write an HTML report of lag and volume")
+    report.add_argument("--out", type=Path, default=Path("cdc-report.html"))
     args = parser.parse_args(argv)
 
     project_dir = (args.project_dir or find_project_dir(Path.cwd())).resolve()
@@ -158,10 +196,15 @@ def main(argv: list[str] | None = None) -> int:
         return command_land(project_dir, args.paths, args.format_id, args.stream)
     if args.command == "dbt":
         return 0 if run_dbt(project_dir, args.dbt_args) else 1
-    if args.command == "summary":
+    if args.command in ("summary", "query", "report"):
+        # start the session through dbt, so it uses the project's profile
         if not run_dbt(project_dir, ["run-operation", "create_landing_tables", "--quiet"]):
             return 2
-        return command_summary(schema)
+        if args.command == "summary":
+            return command_summary(schema)
+        if args.command == "report":
+            return command_report(schema, args.out)
+        return command_query(args.sql)
     if args.command == "demo":
         samples = project_dir / "samples"
         for format_dir in sorted(p for p in samples.iterdir() if p.is_dir()):

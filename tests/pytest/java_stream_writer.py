@@ -115,7 +115,7 @@ class StreamWriter:
             superclass = (value.superclass, [], SC_SERIALIZABLE, None) if value.superclass else None
             self.class_desc(value.class_name, layout, SC_SERIALIZABLE, superclass)
             self.handle()
-            for (code, _), v in zip(layout, value.fields.values()):
+            for (code, _), v in zip(layout, value.fields.values(), strict=True):
                 if code == "Z":
                     self.out += b"\x01" if v else b"\x00"
                 elif code == "I":
