@@ -7,7 +7,6 @@ available (``dependencies=["spark"]``), so models are plain dbt-spark SQL.
 """
 
 from dbt.adapters.base import AdapterPlugin
-
 from dbt.adapters.spark_cdc.connections import SparkCdcConnectionManager, SparkCdcCredentials
 from dbt.adapters.spark_cdc.impl import SparkCdcAdapter
 from dbt.include import spark_cdc

@@ -1,5 +1,4 @@
 from dbt.adapters.spark.impl import SparkAdapter
-
 from dbt.adapters.spark_cdc.connections import SparkCdcConnectionManager
 
 
