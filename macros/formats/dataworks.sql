@@ -98,8 +98,12 @@ struct<
         select
             parsed.*,
             message.payload.op as vendor_operation,
+            -- a column entry without a name cannot be a map key (it would fail the run)
             map_from_entries(
-                transform(message.schema.dataColumn, c -> struct(c.name, c.type))
+                filter(
+                    transform(message.schema.dataColumn, c -> struct(c.name as name, c.type as type)),
+                    c -> c.name is not null
+                )
             ) as vendor_types,
             message.payload.before.dataColumn as raw_before,
             message.payload.after.dataColumn as raw_after,

@@ -60,6 +60,9 @@ MIXED_STREAM = [
     kv("XACOMMIT", "txn", 21),
     kv("XAROLLBACK", "txn", 22),
     kv("MHEARTBEAT", None, 23),
+    # identifiers from data are data: a table and columns named like an injection attempt
+    message("INSERT", "x'; drop table change_log; --", db="db`", columns=[("id", "LONG"), ('we"ird', "STRING"), ("back`tick", "STRING")],
+            primary_key=["id"], sequence_id=seq(24), after={"id": 7, 'we"ird': "'); --", "back`tick": "${jndi:x}"}),
 ]
 
 BROKEN = {
@@ -168,3 +171,10 @@ def test_every_message_is_accounted_for(mixed):
     assert counts["held"] == 0
     assert counts["landed"] == (counts["with_changes"] + counts["consumed_before_halves"]
                                 + counts["control"] + counts["quarantined"])
+
+
+def test_identifiers_from_data_are_handled_as_data(mixed):
+    rows = mixed.sql("select table_id, after from {s}.change_log where source_database = 'db`'")
+    assert rows == [{"table_id": "db`.x'; drop table change_log; --",
+                     "after": {"id": "7", 'we"ird': "'); --", "back`tick": "${jndi:x}"}}]
+    assert mixed.sql("select count(*) as n from {s}.change_log")[0]["n"] > 1
