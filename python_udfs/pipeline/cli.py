@@ -207,7 +207,8 @@ def main(argv: list[str] | None = None) -> int:
         return command_query(args.sql)
     if args.command == "demo":
         samples = project_dir / "samples"
-        for format_dir in sorted(p for p in samples.iterdir() if p.is_dir()):
+        enabled = project_vars(project_dir).get("cdc_formats", [])
+        for format_dir in sorted(p for p in samples.iterdir() if p.is_dir() and p.name in enabled):
             status = command_land(project_dir, [str(format_dir)], format_dir.name, None)
             if status:
                 return status
