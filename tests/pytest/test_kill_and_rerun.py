@@ -1,5 +1,5 @@
-"""A build killed midway (kill -9 while current_state is being written) is repaired by the
-next run: the tables equal a full rebuild of the same landings. Runs the real CLI in
+"""A build killed midway (kill -9 while current_state's files are being written, before the
+table exists) is repaired by the next run: the tables equal a full rebuild of the same landings. Runs the real CLI in
 subprocesses with their own warehouse, as a user would."""
 
 from __future__ import annotations
@@ -52,17 +52,25 @@ def test_killed_build_is_repaired_by_the_next_run(tmp_path: Path):
     build = subprocess.Popen([*CLI, "dbt", "build", "--target-path", str(tmp_path / "target")],
                              env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                              start_new_session=True)
+    # Kill while CREATE TABLE AS is writing current_state's files (its staging folder exists):
+    # the files are there, the table is not yet registered in the metastore.
+    location = tmp_path / "local" / "warehouse" / "cdc.db" / "current_state"
+
+    def writing() -> bool:
+        return location.is_dir() and any(location.iterdir())
+
     killed = False
     deadline = time.time() + 600
     for line in build.stdout:
         if "START sql incremental model cdc.current_state" in line:
-            time.sleep(1.5)  # mid-write
+            while build.poll() is None and not writing() and time.time() < deadline:
+                time.sleep(0.01)
             os.killpg(build.pid, signal.SIGKILL)
-            killed = True
+            killed = writing()
             break
         assert time.time() < deadline
     build.wait(timeout=60)
-    assert killed, "the build finished before it could be killed"
+    assert killed, "the build was not caught while writing current_state"
 
     run(env, "dbt", "build", "--target-path", str(tmp_path / "target"))
     repaired = snapshot(env)

@@ -1,9 +1,16 @@
+from __future__ import annotations
+
+from dbt.adapters.base.meta import available
+from dbt.adapters.events.logging import AdapterLogger
+from dbt.adapters.spark.connections import SparkConnectionMethod
 from dbt.adapters.spark.impl import SparkAdapter
 from dbt.adapters.spark_cdc.connections import SparkCdcConnectionManager
 
+logger = AdapterLogger("SparkCdc")
+
 
 class SparkCdcAdapter(SparkAdapter):
-    """dbt-spark with UDF registration on connect; nothing else changes."""
+    """dbt-spark with UDF registration on connect, and recovery from half-created tables."""
 
     ConnectionManager = SparkCdcConnectionManager
 
@@ -15,3 +22,43 @@ class SparkCdcAdapter(SparkAdapter):
     def get_adapter_run_info(cls, config):  # type: ignore[no-untyped-def]
         # dbt derives a module name from the class name ("sparkcdc"); report as dbt-spark.
         return SparkAdapter.get_adapter_run_info.__func__(SparkAdapter, config)  # type: ignore[attr-defined]
+
+    @available
+    def clear_orphaned_table_location(self, relation) -> bool:  # type: ignore[no-untyped-def]
+        """Delete the managed location of ``relation`` if files are there but no table is.
+
+        Spark's CREATE TABLE AS writes the data files first and registers the table last, so a
+        run killed in between leaves a directory that makes every later CREATE fail with
+        LOCATION_ALREADY_EXISTS. The directory then belongs to no table and holds only the
+        killed run's partial output, so removing it is what a rerun needs. Only for
+        ``method: session`` (the driver's own Spark session); returns whether it deleted.
+        """
+        if self.config.credentials.method != SparkConnectionMethod.SESSION:
+            return False
+        from pyspark.sql import SparkSession
+
+        if not relation.schema or not relation.identifier:
+            return False
+        # Open this thread's connection first: that starts the configured session (warehouse,
+        # metastore), which getOrCreate then returns.
+        _ = self.connections.get_thread_connection().handle
+        spark = SparkSession.builder.getOrCreate()
+        if spark.catalog.tableExists(f"`{relation.schema}`.`{relation.identifier}`"):
+            return False
+        jvm = spark._jvm  # type: ignore[attr-defined]
+        session_state = spark._jsparkSession.sessionState()  # type: ignore[attr-defined]
+        catalog = session_state.catalog()
+        if not catalog.databaseExists(relation.schema):
+            return False
+        identifier = jvm.org.apache.spark.sql.catalyst.TableIdentifier(
+            relation.identifier, jvm.scala.Option.apply(relation.schema)
+        )
+        location = jvm.org.apache.hadoop.fs.Path(catalog.defaultTablePath(identifier))
+        filesystem = location.getFileSystem(session_state.newHadoopConf())
+        if not filesystem.exists(location):
+            return False
+        logger.warning(
+            f"{relation}: removing {location.toString()}, left by an interrupted run "
+            "(files without a table)"
+        )
+        return bool(filesystem.delete(location, True))
