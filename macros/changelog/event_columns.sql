@@ -55,6 +55,23 @@
 {% endmacro %}
 
 
+{#
+    The last columns of every format's events: the raw text (kept only for quarantined
+    events, where it is needed to re-process them; elsewhere the lineage finds it) and the
+    landing lineage, passed through unchanged.
+#}
+{% macro event_lineage_columns() -%}
+    case when quarantine_reason is not null then raw_value end as raw_value,
+        raw_relation,
+        stream_name,
+        origin,
+        origin_partition,
+        origin_offset,
+        landed_at,
+        landing_batch_id
+{%- endmacro %}
+
+
 {# Event classes and the relation each one ends in (docs/canonical-contract.md). #}
 {% macro event_classes() %}
     {{ return({

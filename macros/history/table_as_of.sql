@@ -16,7 +16,7 @@
         history.valid_to,
         history.sort_key
     from {{ ref('row_history') }} as history
-    where history.table_id = '{{ table_id | replace("'", "\\'") }}'
+    where history.table_id = {{ cdc_sql_string(table_id) }}
         and history.valid_from <= {{ as_of }}
         and (history.valid_to is null or history.valid_to > {{ as_of }})
         and not history.is_deleted

@@ -5,6 +5,8 @@
     cdc-pipeline summary                                        counts, accounting, a few current rows
     cdc-pipeline query "select …"                               run Spark SQL, print JSON lines
     cdc-pipeline report [--out report.html]                     HTML page: lag and volume per stream/table
+    cdc-pipeline requeue [--format F] [--reason CODE] [--build]  re-land open quarantine after a fix
+    cdc-pipeline typed-models [--all | TABLE_ID ...]           write typed per-table models
     cdc-pipeline demo                                           land samples/, dbt build, summary
 
 Plain ``dbt build --profiles-dir profiles`` works as well; this entry point only saves the
@@ -170,6 +172,51 @@ def command_report(schema: str, out: Path) -> int:
     return 0
 
 
+def command_requeue(project_dir: Path, schema: str, formats: list[str], reasons: list[str], build: bool) -> int:
+    from .requeue import requeue_quarantined
+
+    settings = project_vars(project_dir)
+    user_tables = {
+        format_id for format_id, override in (settings.get("cdc_sources") or {}).items()
+        if "schema" in override or "identifier" in override
+    }
+    result = requeue_quarantined(
+        spark_session(),
+        schema=schema,
+        landing_schema=settings.get("cdc_landing_schema", "cdc_landing"),
+        user_table_formats=user_tables,
+        formats=formats or None,
+        reasons=reasons or None,
+    )
+    if not result.reasons:
+        print("nothing to requeue: quarantine_open is empty for this selection")
+        return 0
+    print("open quarantine rows selected (format, reason):")
+    for (format_id, reason), rows in sorted(result.reasons.items()):
+        print(f"  {format_id:<14} {reason:<24} {rows}")
+    for format_id, messages in sorted(result.messages.items()):
+        print(f"re-landed {messages} messages of {format_id} as batch {result.batch_id}")
+    for format_id in sorted(set(result.skipped_formats)):
+        print(f"skipped {format_id}: it reads your own raw table (cdc_sources); re-produce the messages there")
+    if build:
+        return 0 if run_dbt(project_dir, ["build"]) else 1
+    print("run `dbt build` (or `cdc-pipeline dbt build`) to process them")
+    return 0
+
+
+def command_typed_models(project_dir: Path, schema: str, table_ids: list[str], all_tables: bool) -> int:
+    from .typed_models import write_typed_models
+
+    if not table_ids and not all_tables:
+        raise SystemExit("name the tables (table_id as in current_state) or pass --all")
+    models = write_typed_models(spark_session(), schema, project_dir / "models" / "typed", table_ids or None)
+    for model in models:
+        state = "written" if model.written else "exists, left as is"
+        print(f"  models/typed/{model.name}.sql  ({model.table_id}, {len(model.columns)} columns) {state}")
+    print("run `dbt build --select typed` to build them")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="cdc-pipeline", description=__doc__.split("\n")[0])
     parser.add_argument("--project-dir", type=Path, default=None)
@@ -186,6 +233,13 @@ def main(argv: list[str] | None = None) -> int:
     query.add_argument("sql")
     report = commands.add_parser("report", help="write an HTML report of lag and volume")
     report.add_argument("--out", type=Path, default=Path("cdc-report.html"))
+    requeue = commands.add_parser("requeue", help="land open quarantine rows again after a fix")
+    requeue.add_argument("--format", dest="formats", action="append", default=[], help="only this format (repeatable)")
+    requeue.add_argument("--reason", dest="reasons", action="append", default=[], help="only this reason code (repeatable)")
+    requeue.add_argument("--build", action="store_true", help="run dbt build afterwards")
+    typed = commands.add_parser("typed-models", help="write typed per-table models of current_state")
+    typed.add_argument("table_ids", nargs="*", help="table_id as in current_state, e.g. shop.orders")
+    typed.add_argument("--all", dest="all_tables", action="store_true", help="every table with live rows")
     args = parser.parse_args(argv)
 
     project_dir = (args.project_dir or find_project_dir(Path.cwd())).resolve()
@@ -196,7 +250,7 @@ def main(argv: list[str] | None = None) -> int:
         return command_land(project_dir, args.paths, args.format_id, args.stream)
     if args.command == "dbt":
         return 0 if run_dbt(project_dir, args.dbt_args) else 1
-    if args.command in ("summary", "query", "report"):
+    if args.command in ("summary", "query", "report", "requeue", "typed-models"):
         # start the session through dbt, so it uses the project's profile
         if not run_dbt(project_dir, ["run-operation", "create_landing_tables", "--quiet"]):
             return 2
@@ -204,6 +258,10 @@ def main(argv: list[str] | None = None) -> int:
             return command_summary(schema)
         if args.command == "report":
             return command_report(schema, args.out)
+        if args.command == "typed-models":
+            return command_typed_models(project_dir, schema, args.table_ids, args.all_tables)
+        if args.command == "requeue":
+            return command_requeue(project_dir, schema, args.formats, args.reasons, args.build)
         return command_query(args.sql)
     if args.command == "demo":
         samples = project_dir / "samples"

@@ -142,3 +142,96 @@ def datahub_tuple_messages(history: History, rng: random.Random) -> list[str]:
             out.append(record("U", change, change.before, "Y", "N"))
             out.append(record("U", change, change.after, "N", "Y"))
     return out
+
+
+def canal_messages(history: History, rng: random.Random) -> list[str]:
+    """Canal FlatMessage (DTS layout): `es` = event time, `id` = position; an UPDATE's `old`
+    holds only the changed columns' previous values; inserts sometimes batched in `data[]`."""
+    mysql_types = {"id": "bigint(20)", "name": "varchar(32)", "qty": "int(11)"}
+
+    def message(type_, change, rows, old=None, sql=""):
+        return json.dumps({
+            "data": rows, "old": old, "database": "prop", "table": history.table,
+            "es": change.event_time_ms, "id": change.position, "isDdl": type_ == "TRUNCATE",
+            "pkNames": None if type_ == "TRUNCATE" else ["id"], "sql": sql,
+            "mysqlType": None if type_ == "TRUNCATE" else mysql_types,
+            "sqlType": None if type_ == "TRUNCATE" else {"id": -5, "name": 12, "qty": 4},
+            "ts": change.event_time_ms + 7, "type": type_,
+        })
+
+    def text(image):
+        return {k: str(v) for k, v in image.items()}
+
+    out = []
+    for change in history.changes:
+        if change.op == "insert":
+            out.append(message("INSERT", change, [text(change.after)]))
+        elif change.op == "delete":
+            out.append(message("DELETE", change, [text(change.before)]))
+        elif change.op == "truncate":
+            out.append(message("TRUNCATE", change, None, sql=f"TRUNCATE TABLE {history.table}"))
+        else:
+            old = {k: str(v) for k, v in change.before.items() if change.after.get(k) != v}
+            out.append(message("UPDATE", change, [text(change.after)], [old]))
+    return out
+
+
+def shareplex_messages(history: History, rng: random.Random) -> list[str]:
+    """SharePlex JSON (DTS): an `upd` carries the before image in `key` and only the changed
+    columns in `data` (a partial after image); position = scn, one transaction per change."""
+
+    def message(op, change, data=None, key=None):
+        meta = {"time": "2023-11-14T22:20:01", "userid": 84, "op": op, "scn": str(10_000_000 + change.position),
+                "rowid": None, "trans": f"3.12.{change.position}", "seq": 1, "size": 1,
+                "table": f"prop.{history.table}", "idx": "1/1", "posttime": "2023-11-14T22:20:03"}
+        message = {"meta": meta}
+        if data is not None:
+            message["data"] = {k: str(v) for k, v in data.items()}
+        if key is not None:
+            message["key"] = {k: str(v) for k, v in key.items()}
+        return json.dumps(message)
+
+    out = []
+    for change in history.changes:
+        if change.op == "insert":
+            out.append(message("ins", change, data=change.after))
+        elif change.op == "delete":
+            out.append(message("del", change, data=change.before))
+        elif change.op == "truncate":
+            out.append(message("trunc", change))
+        else:
+            changed = {k: v for k, v in change.after.items() if change.before.get(k) != v}
+            out.append(message("upd", change, data=changed, key=change.before))
+    return out
+
+
+def debezium_messages(history: History, rng: random.Random) -> list[str]:
+    """Debezium MySQL connector JSON (no schema wrapper, sometimes with it): binlog file/pos/row
+    positions; a primary-key change is a delete of the old key and a create of the new one,
+    as Debezium emits it; truncate is op `t`."""
+
+    def message(op, change, before=None, after=None, row=0):
+        value = {
+            "before": before, "after": after, "op": op, "ts_ms": change.event_time_ms + 9,
+            "source": {"version": "2.7.3.Final", "connector": "mysql", "name": "prop", "ts_ms": change.event_time_ms,
+                       "snapshot": "false", "db": "prop", "table": history.table, "server_id": 1,
+                       "file": f"mysql-bin.{change.position // 1000 + 1:06d}", "pos": change.position * 10, "row": row},
+        }
+        if rng.random() < 0.3:
+            return json.dumps({"schema": {}, "payload": value})
+        return json.dumps(value)
+
+    out = []
+    for change in history.changes:
+        if change.op == "insert":
+            out.append(message("c", change, after=change.after))
+        elif change.op == "delete":
+            out.append(message("d", change, before=change.before))
+        elif change.op == "truncate":
+            out.append(message("t", change))
+        elif change.before["id"] != change.after["id"]:
+            out.append(message("d", change, before=change.before, row=0))
+            out.append(message("c", change, after=change.after, row=1))
+        else:
+            out.append(message("u", change, before=change.before, after=change.after))
+    return out

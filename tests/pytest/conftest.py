@@ -42,6 +42,15 @@ def fixture_message(relative: str) -> str:
     return json.dumps(json.loads((FIXTURES_DIR / relative).read_text(encoding="utf-8")), ensure_ascii=False)
 
 
+def failures(result) -> str:
+    """The failed or errored nodes of a dbt result, with their messages (not the whole result)."""
+    lines = []
+    for node_result in getattr(result.result, "results", None) or []:
+        if str(node_result.status) in ("error", "fail", "runtime error"):
+            lines.append(f"{node_result.node.name}: {node_result.status}: {(node_result.message or '')[:800]}")
+    return "\n".join(lines) or str(result.result)[:3000]
+
+
 class Pipeline:
     """Land messages, run dbt and query results inside one scenario's schemas."""
 
@@ -70,7 +79,7 @@ class Pipeline:
             ]
         )
         if expect_success:
-            assert result.success, f"dbt {' '.join(args)} failed: {result.exception or result.result}"
+            assert result.success, f"dbt {' '.join(args)} failed: {result.exception or failures(result)}"
         return result
 
     def land(self, format_id: str, messages: list[str], name: str | None = None) -> int:

@@ -110,6 +110,21 @@ def test_heartbeats_feed_stream_progress(seed_history):
     assert progress[0]["messages_landed"] == 11
 
 
+def test_quiet_stream_with_heartbeats_is_alive(seed_history):
+    pipeline, _ = seed_history
+    row = pipeline.sql("select * from {s}.stream_progress")[0]
+    # the heartbeat is the latest sign of life: freshness follows it, not the last change
+    assert row["last_heartbeat_at"] > row["last_change_committed_at"]
+    assert row["source_alive_at"] == row["last_heartbeat_at"]
+
+
+def test_dbt_source_freshness_on_the_landing_table(seed_history):
+    pipeline, _ = seed_history
+    result = pipeline.dbt("source", "freshness", "--select", "source:landing.raw_dataworks")
+    statuses = {r.node.name: str(r.status) for r in result.result.results}
+    assert statuses == {"raw_dataworks": "pass"}  # landed minutes ago: within warn_after
+
+
 def test_rebuild_without_new_data_changes_nothing(seed_history):
     pipeline, _ = seed_history
     before = snapshot(pipeline)

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, seed, settings
 from hypothesis import strategies as st
 
-from .conftest import FIXTURES_DIR, fixture_message
+from .conftest import FIXTURES_DIR, PROJECT_DIR, fixture_message
 
 pytestmark = pytest.mark.dbt
 
@@ -25,6 +25,14 @@ MESSAGES_PER_EXAMPLE = 200
 SEEDS = {
     "dataworks": [fixture_message(f"dataworks/{p.stem}.json") for p in sorted((FIXTURES_DIR / "dataworks").glob("*.json"))],
     "datahub_tuple": (FIXTURES_DIR / "datahub_tuple" / "seed000_tuple_example.jsonl").read_text().splitlines(),
+    "canal": [fixture_message(f"canal/{p.name}") for p in sorted((FIXTURES_DIR / "canal").glob("*.json"))]
+    + (PROJECT_DIR / "samples" / "canal" / "store_products.jsonl").read_text().splitlines(),
+    "shareplex": [fixture_message(f"shareplex/{p.name}") for p in sorted((FIXTURES_DIR / "shareplex").glob("*.json"))]
+    + (PROJECT_DIR / "samples" / "shareplex" / "hr_employees.jsonl").read_text().splitlines(),
+    "debezium": [line for name in ("mysql_orders_schema.jsonl", "postgres_accounts_plain.jsonl", "control_messages.jsonl")
+                 for line in (FIXTURES_DIR / "debezium" / name).read_text().splitlines() if line.strip()]
+    + [fixture_message(f"lindorm/{p.name}") for p in sorted((FIXTURES_DIR / "lindorm").glob("seed003_*.json"))
+       if p.stem != "seed003_format_definition"],
 }
 
 json_scalars = st.one_of(

@@ -128,7 +128,7 @@ LEGACY_STREAM_MESSAGES = [
 ]
 
 # The bundled demo stream (samples/canal/) lands cleanly too.
-SAMPLES = (PROJECT_DIR / "samples" / "canal" / "shop_products.jsonl").read_text(encoding="utf-8").splitlines()
+SAMPLES = (PROJECT_DIR / "samples" / "canal" / "store_products.jsonl").read_text(encoding="utf-8").splitlines()
 
 SECOND_BATCH = [
     # older than the updates already applied: lands in the change log, does not win

@@ -1,0 +1,53 @@
+{{ config(materialized='view') }}
+
+-- Quarantined messages still waiting for a fix: every `quarantine` row whose message has not
+-- been landed again since by `cdc-pipeline requeue` (docs/quarantine.md). A requeued copy
+-- lands with origin `requeue/<batch>/<first origin>` and the same partition and offset; if it
+-- fails again, its own quarantine row is the open one.
+with quarantined as (
+    select
+        *,
+        regexp_replace(origin, '^requeue/[^/]+/', '') as first_origin
+    from {{ ref('quarantine') }}
+),
+
+requeued as (
+    {%- for format_id in cdc_enabled_formats() %}
+    select
+        raw_relation,
+        regexp_replace(origin, '^requeue/[^/]+/', '') as first_origin,
+        origin_partition,
+        origin_offset,
+        landed_at
+    from ({{ landed_messages(format_id) }}) as landed
+    where origin like 'requeue/%'
+    {%- if not loop.last %}
+    union all
+    {%- endif %}
+    {%- endfor %}
+)
+
+select
+    quarantined.quarantine_id,
+    quarantined.source_format,
+    quarantined.reason_code,
+    quarantined.vendor_operation,
+    quarantined.table_id,
+    quarantined.raw_value,
+    quarantined.message_id,
+    quarantined.row_index,
+    quarantined.raw_relation,
+    quarantined.stream_name,
+    quarantined.origin,
+    quarantined.origin_partition,
+    quarantined.origin_offset,
+    quarantined.landed_at,
+    quarantined.landing_batch_id
+from quarantined
+left anti join requeued
+    on
+        quarantined.raw_relation = requeued.raw_relation
+        and quarantined.first_origin = requeued.first_origin
+        and quarantined.origin_partition <=> requeued.origin_partition
+        and quarantined.origin_offset = requeued.origin_offset
+        and quarantined.landed_at < requeued.landed_at

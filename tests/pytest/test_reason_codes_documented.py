@@ -1,0 +1,40 @@
+"""Every quarantine reason code the macros define is documented in docs/quarantine.md.
+
+The data test assert_quarantine_reasons_are_documented proves every code that reaches
+`quarantine` is one of the macros' codes; this closes the chain up to the docs.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .conftest import PROJECT_DIR
+
+CODE_ENTRY = re.compile(r"^\s*'([a-z_]+)'\s*:", re.MULTILINE)
+REASON_MACRO = re.compile(
+    r"{%\s*macro\s+(\w*quarantine_reasons)\(\)\s*%}(.*?){%\s*endmacro\s*%}", re.DOTALL
+)
+
+
+def defined_codes() -> dict[str, str]:
+    codes = {}
+    for path in sorted((PROJECT_DIR / "macros").rglob("*.sql")):
+        for name, body in REASON_MACRO.findall(path.read_text()):
+            for code in CODE_ENTRY.findall(body):
+                codes[code] = f"{path.name}:{name}"
+    return codes
+
+
+def test_every_reason_code_is_documented_with_an_example():
+    codes = defined_codes()
+    assert {"not_json", "missing_key", "legacy_layout", "undecodable_value"} <= set(codes)
+    documented = {}
+    for line in (PROJECT_DIR / "docs" / "quarantine.md").read_text().splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) >= 4 and cells[0].startswith("`"):
+            for code in re.findall(r"`([a-z_]+)`", cells[0]):
+                documented[code] = cells[-1]
+    missing = sorted(set(codes) - set(documented))
+    assert not missing, f"reason codes without a row in docs/quarantine.md: {missing}"
+    without_example = sorted(code for code in codes if not documented[code])
+    assert not without_example, f"documented without an example: {without_example}"
