@@ -42,16 +42,24 @@ def profile_spark_conf(target: str) -> dict[str, str]:
 
     profiles_dir = Path(os.environ.get("DBT_PROFILES_DIR", PROJECT_DIR / "profiles"))
     text = (profiles_dir / "profiles.yml").read_text(encoding="utf-8")
-    rendered = jinja2.Environment().from_string(text).render(env_var=env_var)
+    environment = jinja2.Environment()
+    # dbt's profile filters; the values end up as Spark settings (text) anyway
+    for name in ("as_number", "as_bool", "as_text", "as_native"):
+        environment.filters[name] = lambda value: value
+    rendered = environment.from_string(text).render(env_var=env_var)
     outputs = yaml.safe_load(rendered)["cdc_changelog"]["outputs"]
     if target not in outputs or outputs[target].get("method") != "session":
         raise SystemExit(f"profiles.yml has no `method: session` target named {target!r}")
-    return {str(k): str(v) for k, v in (outputs[target].get("server_side_parameters") or {}).items()}
+    return {
+        str(k): str(v) for k, v in (outputs[target].get("server_side_parameters") or {}).items()
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--target", default="embedded", help="profile target whose Spark settings to use")
+    parser.add_argument(
+        "--target", default="embedded", help="profile target whose Spark settings to use"
+    )
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
     parser.add_argument("--port", type=int, default=10000)
     args = parser.parse_args(argv)
