@@ -8,7 +8,7 @@ export DBT_PROFILES_DIR := $(CURDIR)/profiles
 export CDC_LOCAL_DIR ?= $(CURDIR)/.cdc_local
 export SPARK_LOCAL_IP := 127.0.0.1
 
-.PHONY: install demo test lint clean
+.PHONY: install demo test lint clean chromium cluster-start cluster-stop
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -30,5 +30,18 @@ test: install
 	$(BIN)/python -m pytest
 	$(MAKE) lint
 
+# Debian's Chromium for tests/pytest/test_docs_site.py (Playwright drives it; no browser
+# download). Needs root; does nothing when chromium is already installed.
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
+
+# A Spark standalone master + 2 workers on 127.0.0.1 (docs/running-on-a-cluster.md).
+cluster-start: install
+	scripts/spark-cluster.sh start
+
+cluster-stop:
+	scripts/spark-cluster.sh stop
+
 clean:
-	rm -rf .cdc_local target logs
+	rm -rf .cdc_local target logs tests/artifacts
