@@ -25,6 +25,8 @@ MESSAGES_PER_EXAMPLE = 200
 SEEDS = {
     "dataworks": [fixture_message(f"dataworks/{p.stem}.json") for p in sorted((FIXTURES_DIR / "dataworks").glob("*.json"))],
     "datahub_tuple": (FIXTURES_DIR / "datahub_tuple" / "seed000_tuple_example.jsonl").read_text().splitlines(),
+    "datastream": [fixture_message(f"datastream/{p.stem}.json") for p in sorted((FIXTURES_DIR / "datastream").glob("seed004_*.json"))]
+    + [line for p in sorted((FIXTURES_DIR / "datastream").glob("*.jsonl")) for line in p.read_text().splitlines()],
 }
 
 json_scalars = st.one_of(
