@@ -35,6 +35,12 @@
             'payload': 'json',
             'description': 'Debezium JSON envelope (with or without schema); Lindorm Debezium Format V2.0',
         },
+        'datastream': {
+            'staging_model': 'stg_datastream__events',
+            'landing_table': 'raw_datastream',
+            'payload': 'json',
+            'description': 'Google Cloud Datastream events (JSON; Avro container files decoded at landing)',
+        },
     }) }}
 {% endmacro %}
 

@@ -1,7 +1,9 @@
 """Land raw CDC message files as rows of a landing table (one row per message, with lineage).
 
 A file is read line by line (JSON lines; blank lines are not messages). Each line keeps its
-file (``origin``) and 1-based line number (``origin_offset``). Landing is idempotent: lines
+file (``origin``) and 1-based line number (``origin_offset``). An Avro container file (e.g.
+Datastream's Avro variant) is decoded into one JSON message per record, numbered 1, 2, … in
+the file (python_udfs/pipeline/avro_messages.py). Landing is idempotent: lines
 whose ``(origin, origin_offset)`` are already in the table are skipped, so landing the same
 file twice adds nothing and a file that grew lands only its new lines.
 
@@ -23,7 +25,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
-MESSAGE_SUFFIXES = {".jsonl", ".json", ".ndjson", ".txt", ".log"}
+MESSAGE_SUFFIXES = {".jsonl", ".json", ".ndjson", ".txt", ".log", ".avro"}
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,17 @@ def read_messages(data: bytes) -> Iterator[Message]:
         if not line.strip():
             continue
         yield Message(number, line.decode("utf-8", errors="replace"))
+
+
+def read_file_messages(data: bytes) -> Iterator[Message]:
+    """Messages of one landing file: Avro container records, else JSON lines."""
+    from .avro_messages import is_avro_container, read_avro_records
+
+    if is_avro_container(data):
+        for number, text in read_avro_records(data):
+            yield Message(number, text)
+    else:
+        yield from read_messages(data)
 
 
 def message_files(paths: Iterable[Path]) -> list[Path]:
@@ -123,7 +136,7 @@ def land_files(
     try:
         writer = None
         for path in files:
-            messages = list(read_messages(path.read_bytes()))
+            messages = list(read_file_messages(path.read_bytes()))
             origin = origin_name(path, project_dir)
             batch = pa.table(
                 {

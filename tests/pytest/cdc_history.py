@@ -235,3 +235,104 @@ def debezium_messages(history: History, rng: random.Random) -> list[str]:
         else:
             out.append(message("u", change, before=change.before, after=change.after))
     return out
+
+
+DATASTREAM_SOURCES = ["mysql", "oracle", "postgresql", "sqlserver"]
+
+
+def _datastream_timestamp(ms: int, rng: random.Random):
+    """One instant in one of the forms Datastream events carry (ISO text or epoch)."""
+    import datetime as dt
+
+    instant = dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc) + dt.timedelta(milliseconds=ms)
+    form = rng.randrange(5)
+    if form == 0:
+        return ms  # epoch milliseconds, JSON number (the Avro form)
+    if form == 1:
+        return str(ms)  # epoch milliseconds as text
+    if form == 2:
+        return instant.strftime("%Y-%m-%dT%H:%M:%S.") + f"{ms % 1000:03d}Z"
+    if form == 3:
+        return instant.strftime("%Y-%m-%dT%H:%M:%S.") + f"{ms % 1000:03d}"  # no zone: UTC
+    shifted = instant.astimezone(dt.timezone(dt.timedelta(hours=2)))
+    return shifted.strftime("%Y-%m-%dT%H:%M:%S.") + f"{ms % 1000:03d}+02:00"
+
+
+def datastream_messages(history: History, rng: random.Random, namespace: str = "prop",
+                        source: str | None = None) -> list[str]:
+    """Datastream JSON events of a history, table `<namespace>.<table>` from one source type.
+
+    The first insert of a key may come as a backfill read; updates come as UPDATE-DELETE +
+    UPDATE-INSERT (MySQL, Oracle, and key changes everywhere) or as one UPDATE (PostgreSQL,
+    SQL Server); timestamps in random ISO/epoch forms; positions as each source writes them
+    (MySQL binlog files roll over, so positions restart at a higher file number).
+    """
+    import uuid
+
+    source = source or rng.choice(DATASTREAM_SOURCES)
+    seen: set[int] = set()
+    out: list[str] = []
+
+    def event(change: Change, change_type: str | None, image: dict, half: str = "", backfill: bool = False) -> str:
+        p = change.position
+        # whole seconds (as MySQL binlog times are): many changes share a timestamp, so the
+        # log positions decide their order
+        seconds = change.event_time_ms // 1000 * 1000
+        metadata: dict = {"table": history.table, "is_deleted": change_type in ("DELETE", "UPDATE-DELETE")}
+        if change_type is not None:
+            metadata["change_type"] = change_type
+        if source == "mysql":
+            metadata.update(database=namespace, primary_keys=["id"])
+            position = ["", 0] if backfill else [f"mysql-bin.{p // 40:06d}", (p % 40) * 100 + 4]
+            metadata.update(log_file=position[0], log_position=position[1])
+        elif source == "oracle":
+            metadata.update(schema=namespace, row_id=f"AAAR{p:08d}")
+            position = [] if backfill else [p * 10, f" 0x{p:06x}.{p * 7:08x}.0010 ", 0]
+            if not backfill:
+                metadata.update(scn=position[0], rs_id=position[1], ssn=0, tx_id=f"1.{p}.0")
+        elif source == "postgresql":
+            metadata.update(schema=namespace, primary_keys=["id"])
+            position = [] if backfill else [f"{p // 256:X}/{(p % 256) * 4096:X}"]
+            if not backfill:
+                metadata.update(lsn=position[0], tx_id=str(p))
+        else:
+            metadata.update(schema=namespace, replication_index=["id"])
+            position = [] if backfill else [f"{p // 100:08X}:{(p % 100) * 16:08X}:0001"]
+            if not backfill:
+                metadata.update(lsn=position[0], tx_id=f"0000:{p:08x}", physical_location=[1, p, 3])
+        read_method = {
+            "mysql": ("mysql-backfill-fulldump", "mysql-cdc-binlog"),
+            "oracle": ("oracle-backfill", "oracle-cdc-logminer"),
+            "postgresql": ("postgresql-backfill", "postgres-cdc-wal"),
+            "sqlserver": ("sqlserver-backfill", "sqlserver-cdc"),
+        }[source][0 if backfill else 1]
+        return json.dumps({
+            "stream_name": f"projects/prop/locations/l/streams/{source}",
+            "read_method": read_method,
+            "object": f"{namespace}_{history.table}",
+            "schema_key": "k",
+            "uuid": str(uuid.uuid5(uuid.NAMESPACE_URL, f"{namespace}/{history.table}/{p}/{half}")),
+            "read_timestamp": _datastream_timestamp(change.event_time_ms + rng.randint(1, 5000), rng),
+            "source_timestamp": _datastream_timestamp(seconds, rng),
+            "sort_keys": [seconds, *position],
+            "source_metadata": metadata,
+            "payload": image,
+        })
+
+    for change in history.changes:
+        if change.op == "insert":
+            backfill = change.key not in seen and rng.random() < 0.4
+            seen.add(change.key)
+            out.append(event(change, None if backfill and rng.random() < 0.5 else "INSERT", change.after,
+                             backfill=backfill))
+        elif change.op == "delete":
+            out.append(event(change, "DELETE", change.before))
+        elif change.op == "update":
+            seen.add(change.after["id"])
+            key_changed = change.before["id"] != change.after["id"]
+            if key_changed or source in ("mysql", "oracle"):
+                out.append(event(change, "UPDATE-DELETE", change.before, half="old"))
+                out.append(event(change, "UPDATE-INSERT", change.after, half="new"))
+            else:
+                out.append(event(change, "UPDATE", change.after))
+    return out

@@ -33,6 +33,8 @@ SEEDS = {
                  for line in (FIXTURES_DIR / "debezium" / name).read_text().splitlines() if line.strip()]
     + [fixture_message(f"lindorm/{p.name}") for p in sorted((FIXTURES_DIR / "lindorm").glob("seed003_*.json"))
        if p.stem != "seed003_format_definition"],
+    "datastream": [fixture_message(f"datastream/{p.stem}.json") for p in sorted((FIXTURES_DIR / "datastream").glob("seed004_*.json"))]
+    + [line for p in sorted((FIXTURES_DIR / "datastream").glob("*.jsonl")) for line in p.read_text().splitlines()],
 }
 
 json_scalars = st.one_of(

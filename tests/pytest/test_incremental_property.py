@@ -17,6 +17,7 @@ import pytest
 from .cdc_history import (
     canal_messages,
     datahub_tuple_messages,
+    datastream_messages,
     dataworks_messages,
     debezium_messages,
     deliveries,
@@ -30,12 +31,14 @@ TABLES = int(os.environ.get("CDC_PROPERTY_TABLES", "10"))
 BATCHES = int(os.environ.get("CDC_PROPERTY_BATCHES", "3"))
 
 FORMATS = {
-    # format id: (serializer, table_id prefix, supports truncate)
-    "dataworks": (dataworks_messages, "prop.", True),
-    "datahub_tuple": (datahub_tuple_messages, "prop.", False),
-    "canal": (canal_messages, "prop.", True),
-    "shareplex": (shareplex_messages, "prop.", True),
-    "debezium": (debezium_messages, "prop.", True),
+    # format id: (serializer, table_id prefix, supports truncate, one change_log row per message)
+    "dataworks": (dataworks_messages, "prop.", True, False),
+    "datahub_tuple": (datahub_tuple_messages, "prop.", False, False),
+    "canal": (canal_messages, "prop.", True, False),
+    "shareplex": (shareplex_messages, "prop.", True, False),
+    "debezium": (debezium_messages, "prop.", True, False),
+    # Datastream: an update may be two events (UPDATE-DELETE + UPDATE-INSERT), each one change
+    "datastream": (datastream_messages, "prop.", False, True),
 }
 # Debezium writes a primary-key change as a delete of the old key and a create of the new.
 KEY_CHANGE_ROWS = {"debezium": 2}
@@ -57,17 +60,19 @@ def as_set(rows):
 
 @pytest.mark.parametrize("format_id", sorted(FORMATS))
 def test_incremental_equals_full_rebuild_and_truth(make_pipeline, format_id):
-    serializer, prefix, truncates = FORMATS[format_id]
+    serializer, prefix, truncates, row_per_message = FORMATS[format_id]
     pipeline = make_pipeline(f"prop_{format_id}", {
         "cdc_formats": [format_id],
         "cdc_primary_keys": {f"prop.t{n}": ["id"] for n in range(TABLES)},
     })
-    histories, batches = [], [[] for _ in range(BATCHES)]
+    histories, batches, distinct_messages = [], [[] for _ in range(BATCHES)], set()
     for n in range(TABLES):
         rng = random.Random(f"{format_id}-{n}")
         history = generate(f"t{n}", rng, length=rng.randint(8, 30), allow_truncate=truncates)
         histories.append(history)
-        for index, batch in enumerate(deliveries(serializer(history, rng), BATCHES, rng)):
+        messages = serializer(history, rng)
+        distinct_messages.update(messages)
+        for index, batch in enumerate(deliveries(messages, BATCHES, rng)):
             batches[index].extend(batch)
     rng = random.Random(format_id)
     for batch in batches:
@@ -92,7 +97,7 @@ def test_incremental_equals_full_rebuild_and_truth(make_pipeline, format_id):
                 assert not row["is_deleted"] and row["row_image"] == image, (history.table, key, row, image)
     assert pipeline.sql("select * from {s}.unpaired_update_halves") == []
     assert pipeline.sql("select * from {s}.quarantine") == []
-    changes = sum(
+    changes = len(distinct_messages) if row_per_message else sum(
         KEY_CHANGE_ROWS.get(format_id, 1) if c.op == "update" and c.before["id"] != c.after["id"] else 1
         for h in histories for c in h.changes if c.op != "truncate"
     )

@@ -84,10 +84,9 @@ def test_columns_follow_schema_changes_and_bad_values_are_flagged(pipeline):
         products("INSERT", [{"id": "106", "name": "kiwi", "price": "cheap", "stock": "1",
                              "updated_at": "2023-11-15 08:02:00.000"}], es=base + 40, id_=204),
     ])
-    result = pipeline.dbt("build", expect_success=False)
-    failed = {r.node.name for r in result.result if r.status == "fail"}
-    assert any(name.startswith("typed_values_all_converted_store__products") for name in failed), failed
-    assert not {n for n in failed if not n.startswith("typed_values_all_converted")}, failed
+    result = pipeline.dbt("build")  # a warning, the build goes on
+    warned = {r.node.name for r in result.result if str(r.status) == "warn"}
+    assert any(name.startswith("typed_values_all_converted_store__products") for name in warned), warned
     _, rows = typed_rows(pipeline)
     kiwi = next(r for r in rows if r["id"] == 106)
     assert kiwi["price"] is None and kiwi["_uncastable_columns"] == ["price"]
