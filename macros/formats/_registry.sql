@@ -35,6 +35,12 @@
             'payload': 'json',
             'description': 'Debezium JSON envelope (with or without schema); Lindorm Debezium Format V2.0',
         },
+        'dts_avro': {
+            'staging_model': 'stg_dts_avro__events',
+            'landing_table': 'raw_dts_avro',
+            'payload': 'avro',
+            'description': 'DTS Avro Record (binary Avro, namespace com.alibaba.dts.formats.avro), landed as Base64 text',
+        },
     }) }}
 {% endmacro %}
 
