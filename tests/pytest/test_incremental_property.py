@@ -14,7 +14,13 @@ import random
 
 import pytest
 
-from .cdc_history import datahub_tuple_messages, dataworks_messages, deliveries, generate
+from .cdc_history import (
+    datahub_tuple_messages,
+    dataworks_messages,
+    deliveries,
+    dts_avro_messages,
+    generate,
+)
 
 pytestmark = pytest.mark.dbt
 
@@ -25,6 +31,7 @@ FORMATS = {
     # format id: (serializer, table_id prefix, supports truncate)
     "dataworks": (dataworks_messages, "prop.", True),
     "datahub_tuple": (datahub_tuple_messages, "prop.", False),
+    "dts_avro": (dts_avro_messages, "prop.", True),
 }
 
 STATE_QUERY = """
