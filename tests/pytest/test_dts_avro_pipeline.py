@@ -122,6 +122,8 @@ def dts(make_pipeline):
     (folder / "mixed.dtsavro").write_bytes(frames([encode_readable(r) for r in MIXED.values()]))
     # a frame cut short at the end of a dump: lands, then is quarantined
     (folder / "cut.bin").write_bytes(frames([VALID])[:-5])
+    (folder / "control.b64").write_text("".join(b64(r) + "\n" for r in CONTROL.values()), encoding="ascii")
+    (folder / "broken.b64").write_text("".join(m + "\n" for ms in BROKEN.values() for m in ms), encoding="utf-8")
 
     def land(paths):
         return land_files(SparkSession.builder.getOrCreate(), "dts_avro", paths, project_dir=PROJECT_DIR,
@@ -130,8 +132,6 @@ def dts(make_pipeline):
 
     pipeline.landed_first = land([folder])
     assert land([folder]) == 0  # idempotent on (origin, origin_offset)
-    pipeline.land("dts_avro", [b64(r) for r in CONTROL.values()], name="control.b64")
-    pipeline.land("dts_avro", [m for ms in BROKEN.values() for m in ms], name="broken.b64")
     pipeline.build()
     pipeline.land("dts_avro", [
         b64(items(250, "UPDATE", beforeImages=item(1, "pen", "1.50"), afterImages=item(1, "pencil", "1.75"))),
@@ -165,7 +165,8 @@ def test_landing_layouts(dts):
     }
     frame_1 = next(r for r in rows if r["origin"].endswith(".dtsavro") and r["origin_offset"] == 1)
     assert base64.b64decode(frame_1["raw_value"]) == encode_readable(MYSQL_SHOP_ORDERS[0])
-    assert dts.landed_first == len(MYSQL_SHOP_ORDERS) + len(ORACLE_HR_EMPLOYEES) + len(MIXED) + 1
+    assert dts.landed_first == (len(MYSQL_SHOP_ORDERS) + len(ORACLE_HR_EMPLOYEES) + len(MIXED) + 1
+                                + len(CONTROL) + sum(len(ms) for ms in BROKEN.values()))
 
 
 # --- the MySQL sample: every MySQL value type ------------------------------------------------
@@ -324,7 +325,7 @@ def test_quarantine_holds_exactly_the_broken_records(dts):
     broken = sorted((r["reason_code"], r["raw_value"]) for r in rows if r["origin"].endswith("broken.b64"))
     assert broken == sorted((code, m) for code, ms in BROKEN.items() for m in ms)
     cut = [r for r in rows if r["origin"].endswith("cut.bin")]
-    assert [(r["reason_code"], base64.b64decode(r["raw_value"])) for r in cut] == [("not_dts_avro", VALID[:-1])]
+    assert [(r["reason_code"], base64.b64decode(r["raw_value"])) for r in cut] == [("not_dts_avro", VALID[:-5])]
     assert len(rows) == len(broken) + 1
     reasons = dts.sql(
         "select source_metadata['decode_error'] as e from {s}_staging.stg_dts_avro__events where quarantine_reason = 'not_dts_avro'"
