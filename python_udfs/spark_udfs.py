@@ -9,6 +9,7 @@ SQL function               returns
 =========================  ==============================================================
 ``cdc_decode_base64(s)``   ``struct<value_bytes binary, value_text string, error string>``
 ``cdc_decode_ddl_meta(s)`` ``struct<decoded_json string, error string>``
+``cdc_decode_dts_avro(s)`` ``struct<decoded_json string, error string>``
 =========================  ==============================================================
 
 Format ``debezium`` adds two image-level UDFs (a map in, a map out: Spark cannot call Python
@@ -16,6 +17,9 @@ UDFs inside the lambdas of ``transform_values``): ``cdc_decode_hbase_image(image
 returns ``struct<image map<string,string>, column_types map<string,string>, error string>``
 and ``cdc_decode_debezium_decimals(image, decimal_columns)`` returns
 ``struct<image map<string,string>, error string>``.
+
+Format ``dts_avro`` adds ``cdc_decode_dts_avro(base64_text)``: a binary DTS Avro record (as
+landed: Base64 text) -> a JSON document of canonical text values, or null and the reason.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ import pandas as pd
 from .decoders.base64_values import decode_base64
 from .decoders.ddl_meta import decode_ddl_meta_json
 from .decoders.debezium_values import decode_decimal_image
+from .decoders.dts_avro import decode_dts_base64
 from .decoders.hbase_values import decode_hbase_image
 
 if TYPE_CHECKING:
@@ -36,6 +41,7 @@ BASE64_RESULT = "struct<value_bytes: binary, value_text: string, error: string>"
 DDL_META_RESULT = "struct<decoded_json: string, error: string>"
 HBASE_IMAGE_RESULT = "struct<image: map<string, string>, column_types: map<string, string>, error: string>"
 DECIMAL_IMAGE_RESULT = "struct<image: map<string, string>, error: string>"
+DTS_AVRO_RESULT = "struct<decoded_json: string, error: string>"
 
 # The names dbt models use; the docs (docs/udfs.md) list the same.
 UDF_NAMES = (
@@ -43,6 +49,7 @@ UDF_NAMES = (
     "cdc_decode_ddl_meta",
     "cdc_decode_hbase_image",
     "cdc_decode_debezium_decimals",
+    "cdc_decode_dts_avro",
 )
 
 
@@ -53,6 +60,11 @@ def base64_batch(values: pd.Series) -> pd.DataFrame:
 
 def ddl_meta_batch(values: pd.Series) -> pd.DataFrame:
     decoded = [decode_ddl_meta_json(value) for value in values]
+    return pd.DataFrame(decoded, columns=["decoded_json", "error"], dtype=object)
+
+
+def dts_avro_batch(values: pd.Series) -> pd.DataFrame:
+    decoded = [decode_dts_base64(value) for value in values]
     return pd.DataFrame(decoded, columns=["decoded_json", "error"], dtype=object)
 
 
@@ -108,4 +120,10 @@ def register_udfs(spark: SparkSession) -> tuple[str, ...]:
 
     spark.udf.register("cdc_decode_hbase_image", cdc_decode_hbase_image)
     spark.udf.register("cdc_decode_debezium_decimals", cdc_decode_debezium_decimals)
+
+    @pandas_udf(DTS_AVRO_RESULT)  # type: ignore[call-overload]
+    def cdc_decode_dts_avro(values: pd.Series) -> pd.DataFrame:
+        return dts_avro_batch(_none_for_nan(values))
+
+    spark.udf.register("cdc_decode_dts_avro", cdc_decode_dts_avro)
     return UDF_NAMES

@@ -41,6 +41,12 @@
             'payload': 'json',
             'description': 'Google Cloud Datastream events (JSON; Avro container files decoded at landing)',
         },
+        'dts_avro': {
+            'staging_model': 'stg_dts_avro__events',
+            'landing_table': 'raw_dts_avro',
+            'payload': 'avro',
+            'description': 'DTS Avro Record (binary Avro, namespace com.alibaba.dts.formats.avro), landed as Base64 text',
+        },
     }) }}
 {% endmacro %}
 

@@ -7,11 +7,22 @@ the file (python_udfs/pipeline/avro_messages.py). Landing is idempotent: lines
 whose ``(origin, origin_offset)`` are already in the table are skipped, so landing the same
 file twice adds nothing and a file that grew lands only its new lines.
 
-Parsing is kept apart from I/O: :func:`read_messages` is pure and tested on its own.
+Binary formats (``dts_avro``: one schemaless Avro record per Kafka message value) land as
+Base64 text of the message bytes, from either layout a Kafka consumer dump produces:
+
+* Base64 lines (``.b64``, ``.base64``, or any JSON-lines suffix): one message per line, read
+  like JSON lines; ``origin_offset`` is the line number.
+* Length-prefixed frames (``.dtsavro``, ``.bin``): each message is a 4-byte big-endian
+  unsigned length followed by that many bytes; ``origin_offset`` is the 1-based frame number.
+  A last frame cut short lands as it is (and is quarantined downstream).
+
+Parsing is kept apart from I/O: :func:`read_messages` and :func:`read_framed_messages` are
+pure and tested on their own.
 """
 
 from __future__ import annotations
 
+import base64
 import datetime as dt
 import os
 import shutil
@@ -26,6 +37,10 @@ if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
 MESSAGE_SUFFIXES = {".jsonl", ".json", ".ndjson", ".txt", ".log", ".avro"}
+BASE64_SUFFIXES = {".b64", ".base64"}
+FRAMED_SUFFIXES = {".dtsavro", ".bin"}
+# Formats whose messages are bytes (registry payload 'avro', macros/formats/_registry.sql).
+BINARY_FORMATS = {"dts_avro"}
 
 
 @dataclass(frozen=True)
@@ -62,19 +77,37 @@ def read_messages(data: bytes) -> Iterator[Message]:
         yield Message(number, line.decode("utf-8", errors="replace"))
 
 
-def read_file_messages(data: bytes) -> Iterator[Message]:
-    """Messages of one landing file: Avro container records, else JSON lines."""
+def read_framed_messages(data: bytes) -> Iterator[Message]:
+    """Messages of a length-prefixed file (4-byte big-endian length, then the bytes), as
+    Base64 text, numbered from 1. A frame cut short is kept as the bytes that are there."""
+    offset, number = 0, 0
+    while offset < len(data):
+        number += 1
+        if len(data) - offset < 4:
+            body, offset = data[offset:], len(data)
+        else:
+            size = int.from_bytes(data[offset : offset + 4], "big")
+            body = data[offset + 4 : offset + 4 + size]
+            offset += 4 + size
+        yield Message(number, base64.b64encode(body).decode("ascii"))
+
+
+def read_file_messages(path: Path, format_id: str) -> list[Message]:
+    """The messages of one landing file, by the format's payload and the file's layout:
+    length-prefixed binary frames, Avro container records (as JSON lines), or text lines."""
     from .avro_messages import is_avro_container, read_avro_records
 
+    data = path.read_bytes()
+    if format_id in BINARY_FORMATS and path.suffix in FRAMED_SUFFIXES:
+        return list(read_framed_messages(data))
     if is_avro_container(data):
-        for number, text in read_avro_records(data):
-            yield Message(number, text)
-    else:
-        yield from read_messages(data)
+        return [Message(number, text) for number, text in read_avro_records(data)]
+    return list(read_messages(data))
 
 
-def message_files(paths: Iterable[Path]) -> list[Path]:
+def message_files(paths: Iterable[Path], format_id: str | None = None) -> list[Path]:
     """Expand directories into their message files (sorted), keep files as given."""
+    suffixes = MESSAGE_SUFFIXES | (BASE64_SUFFIXES | FRAMED_SUFFIXES if format_id in BINARY_FORMATS else set())
     found: list[Path] = []
     for path in paths:
         if path.is_dir():
@@ -82,7 +115,7 @@ def message_files(paths: Iterable[Path]) -> list[Path]:
                 sorted(
                     p
                     for p in path.rglob("*")
-                    if p.is_file() and p.suffix in MESSAGE_SUFFIXES and not p.name.startswith(".")
+                    if p.is_file() and p.suffix in suffixes and not p.name.startswith(".")
                 )
             )
         elif path.is_file():
@@ -122,7 +155,7 @@ def land_files(
             f"landing table {table} does not exist: is '{format_id}' listed in "
             "var('cdc_formats') in dbt_project.yml?"
         )
-    files = message_files(paths)
+    files = message_files(paths, format_id)
     # Landing time is the batch's identity in the pipeline: keep it strictly increasing.
     latest = spark.sql(f"select max(landed_at) as latest from {table}").first()
     landed_at = dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)
@@ -136,7 +169,7 @@ def land_files(
     try:
         writer = None
         for path in files:
-            messages = list(read_file_messages(path.read_bytes()))
+            messages = read_file_messages(path, format_id)
             origin = origin_name(path, project_dir)
             batch = pa.table(
                 {

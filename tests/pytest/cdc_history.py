@@ -237,6 +237,39 @@ def debezium_messages(history: History, rng: random.Random) -> list[str]:
     return out
 
 
+def dts_avro_messages(history: History, rng: random.Random) -> list[str]:
+    """DTS Avro records (binary, written with fastavro) as Base64 lines: one record per change,
+    `id` = the position; an update is one UPDATE record with both images; a truncate is a DDL
+    record `TRUNCATE TABLE`."""
+    import base64
+
+    from python_udfs.decoders.dts_avro import encode_readable
+
+    def image(row):
+        return [{"Integer": {"precision": 11, "value": str(row["id"])}},
+                {"Character": {"charset": rng.choice(["utf8mb4", "utf8", "latin1"]), "text": row["name"]}},
+                {"Integer": {"precision": 11, "value": str(row["qty"])}}]
+
+    def record(operation, change, **images):
+        readable = {"id": change.position, "sourceTimestamp": change.event_time_ms // 1000, "operation": operation,
+                    "sourcePosition": f"{change.position}@1@{change.event_time_ms // 1000}",
+                    "objectName": f"prop.{history.table}", "tags": {"pk_uk_info": '{"PRIMARY":["id"]}'},
+                    "fields": [["id", 3], ["name", 253], ["qty", 3]], "bornTimestamp": change.event_time_ms + 5, **images}
+        return base64.b64encode(encode_readable(readable)).decode("ascii")
+
+    out = []
+    for change in history.changes:
+        if change.op == "insert":
+            out.append(record("INSERT", change, afterImages=image(change.after)))
+        elif change.op == "delete":
+            out.append(record("DELETE", change, beforeImages=image(change.before)))
+        elif change.op == "truncate":
+            out.append(record("DDL", change, afterImages=f"TRUNCATE TABLE {history.table}"))
+        else:
+            out.append(record("UPDATE", change, beforeImages=image(change.before), afterImages=image(change.after)))
+    return out
+
+
 DATASTREAM_SOURCES = ["mysql", "oracle", "postgresql", "sqlserver"]
 
 

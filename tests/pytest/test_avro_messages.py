@@ -47,7 +47,7 @@ def test_payload_types_unwrap_nullable_unions():
 
 def test_compressed_file_lands_through_read_file_messages(tmp_path):
     path = write_avro(tmp_path / "jobs.avro", jobs_events(), codec="deflate")
-    messages = list(read_file_messages(path.read_bytes()))
+    messages = list(read_file_messages(path, "datastream"))
     assert [m.line_number for m in messages] == [1, 2, 3, 4, 5]
     assert all(json.loads(m.text)["object"] == "HR_JOBS" for m in messages)
 

@@ -173,3 +173,73 @@ def _is_json_object(text: str) -> bool | None:
         return None
     except ValueError:
         return False
+
+
+# --- binary format: DTS Avro records (landed as Base64 text) ------------------------------------
+
+def _dts_avro_seeds() -> list[bytes]:
+    from python_udfs.decoders.dts_avro import encode_readable
+
+    from .dts_avro_samples import MYSQL_SHOP_ORDERS, ORACLE_HR_EMPLOYEES
+
+    return [encode_readable(r) for r in MYSQL_SHOP_ORDERS + ORACLE_HR_EMPLOYEES]
+
+
+DTS_AVRO_SEEDS = _dts_avro_seeds()
+
+
+@st.composite
+def mutated_dts_record(draw):
+    """Base64 text of a DTS record cut short, with bytes flipped, inserted or removed, random
+    bytes, text that is not Base64, or the record unchanged."""
+    import base64
+
+    data = bytearray(draw(st.sampled_from(DTS_AVRO_SEEDS)))
+    kind = draw(st.sampled_from(["truncate", "flip", "insert", "delete", "bytes", "not_base64", "valid"]))
+    if kind == "truncate":
+        data = data[: draw(st.integers(0, len(data) - 1))]
+    elif kind == "flip":
+        for _ in range(draw(st.integers(1, 4))):
+            data[draw(st.integers(0, len(data) - 1))] ^= draw(st.integers(1, 255))
+    elif kind == "insert":
+        at = draw(st.integers(0, len(data)))
+        data[at:at] = draw(st.binary(min_size=1, max_size=8))
+    elif kind == "delete":
+        at = draw(st.integers(0, len(data) - 1))
+        del data[at : at + draw(st.integers(1, 8))]
+    elif kind == "bytes":
+        data = bytearray(draw(st.binary(min_size=1, max_size=300)))
+    elif kind == "not_base64":
+        text = st.text(alphabet=st.characters(codec="utf-8", exclude_characters="\r\n"), min_size=1, max_size=60)
+        return draw(text.filter(lambda t: t.strip()))
+    return base64.b64encode(bytes(data)).decode("ascii") or "=" * 4
+
+
+def test_mutated_dts_avro_records_never_crash_and_are_all_accounted_for(make_pipeline, tmp_path):
+    from python_udfs.decoders.dts_avro import decode_dts_base64
+
+    tried = []
+
+    @seed(20261122)
+    @settings(max_examples=1, deadline=None, database=None,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example, HealthCheck.filter_too_much])
+    @given(st.lists(mutated_dts_record(), min_size=MESSAGES_PER_EXAMPLE, max_size=MESSAGES_PER_EXAMPLE))
+    def run(messages):
+        assume(len(set(messages)) >= MESSAGES_PER_EXAMPLE // 4)
+        pipeline = make_pipeline("fuzz_dts_avro", {"cdc_formats": ["dts_avro"]})
+        landed = pipeline.land("dts_avro", messages, name="fuzz.b64")
+        pipeline.build()  # includes the accounting tests; fails the example on any loss
+        staged = pipeline.sql("select count(distinct message_id) as n from {s}_staging.stg_dts_avro__events")[0]["n"]
+        assert staged == landed
+        # exactly the records the decoder rejects are quarantined as not_dts_avro
+        rejected = sorted(m for m in messages if m.strip() and decode_dts_base64(m)[1] is not None)
+        quarantined = sorted(r["raw_value"] for r in pipeline.sql(
+            "select raw_value from {s}.quarantine where reason_code = 'not_dts_avro'"))
+        assert quarantined == rejected
+        assert 0 < len(rejected) < landed
+        tried.append(landed)
+
+    run()
+    print(f"fuzz dts_avro: {sum(tried)} mutated records in {len(tried)} builds")
+    (tmp_path / "fuzz-report.json").write_text(json.dumps({"format": "dts_avro", "messages": sum(tried), "builds": len(tried)}))
+    assert sum(tried) > 0

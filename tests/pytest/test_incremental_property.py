@@ -21,6 +21,7 @@ from .cdc_history import (
     dataworks_messages,
     debezium_messages,
     deliveries,
+    dts_avro_messages,
     generate,
     shareplex_messages,
 )
@@ -39,6 +40,7 @@ FORMATS = {
     "debezium": (debezium_messages, "prop.", True, False),
     # Datastream: an update may be two events (UPDATE-DELETE + UPDATE-INSERT), each one change
     "datastream": (datastream_messages, "prop.", False, True),
+    "dts_avro": (dts_avro_messages, "prop.", True, False),
 }
 # Debezium writes a primary-key change as a delete of the old key and a create of the new.
 KEY_CHANGE_ROWS = {"debezium": 2}
