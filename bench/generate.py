@@ -303,6 +303,10 @@ class FormatWriter:
     def table_id(self, table: Table) -> str:
         return f"{self.database}.{table.name}"
 
+    def column_name(self, name: str) -> str:
+        """A column's name in the canonical image."""
+        return name
+
     def primary_keys(self, tables: Iterable[Table]) -> dict[str, list[str]]:
         """``var('cdc_primary_keys')`` entries the format needs (messages without keys)."""
         return {}
@@ -541,6 +545,9 @@ class SharePlexWriter(FormatWriter):
     def table_id(self, table: Table) -> str:
         return f"{self.database}.{table.name.upper()}"
 
+    def column_name(self, name: str) -> str:
+        return name.upper()
+
     def primary_keys(self, tables: Iterable[Table]) -> dict[str, list[str]]:
         return {self.table_id(t): [k.upper() for k in t.key] for t in tables}
 
@@ -596,16 +603,17 @@ FORMAT_WRITERS: dict[str, type[FormatWriter]] = {
 
 
 class PartWriter:
-    """Writes lines to <dir>/part-NNNNN.jsonl, FILE_LINES lines per file."""
+    """Writes lines to <dir>/part-NNNNN.jsonl, ``file_lines`` per file (0: one file)."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, file_lines: int = FILE_LINES) -> None:
         self.directory = directory
+        self.file_lines = file_lines
         self.part = 0
         self.lines = 0
         self.handle = None
 
     def write(self, line: str) -> None:
-        if self.handle is None or self.lines >= FILE_LINES:
+        if self.handle is None or (self.file_lines and self.lines >= self.file_lines):
             self.close()
             self.directory.mkdir(parents=True, exist_ok=True)
             self.handle = open(self.directory / f"part-{self.part:05d}.jsonl", "w", encoding="utf-8")
@@ -629,8 +637,16 @@ class FormatResult:
     table_ids: list[str]
     primary_keys: dict[str, list[str]]
     live_rows: dict[str, int]
+    # table_id -> {"columns": base columns as named in the images, "live_rows", "checksum"}
+    checksums: dict[str, dict] = field(default_factory=dict)
     # table_id -> {key tuple (as text) -> canonical image}; only kept when asked (tests)
     final_state: dict[str, dict[tuple, dict[str, str]]] | None = None
+
+
+def row_checksum(text: str) -> int:
+    """The checksum term of one final row (the same in bench/run.py's SQL and the Flink peer)."""
+    digest = hashlib.md5(text.encode("utf-8")).hexdigest()
+    return sum(ord(digest[i]) * 131**i for i in range(4))
 
 
 def split_counts(total: int, formats: list[str]) -> dict[str, int]:
@@ -647,6 +663,7 @@ def generate_format(
     keep_state: bool = False,
     heartbeat_every: int = 997,
     ddl_every: int = 50_021,
+    file_lines: int = FILE_LINES,
 ) -> FormatResult:
     """Generate ``sum(batches)`` messages of one format, batch by batch, into ``out``."""
     writer = FORMAT_WRITERS[format_id]()
@@ -666,7 +683,9 @@ def generate_format(
             if out is not None:
                 part = parts.get(folder)
                 if part is None:
-                    part = parts[folder] = PartWriter(out / f"batch-{batch_index}" / format_id / folder)
+                    part = parts[folder] = PartWriter(
+                        out / f"batch-{batch_index}" / format_id / folder, file_lines
+                    )
                 for line in lines:
                     part.write(line)
             count += len(lines)
@@ -682,6 +701,17 @@ def generate_format(
         primary_keys=writer.primary_keys(tables),
         live_rows={writer.table_id(t): len(stream.live[t.name]) for t in tables},
     )
+    for base, table in zip(base_tables(), tables):
+        names = [writer.column_name(c.name) for c in base.columns]
+        total = 0
+        for row in stream.live[table.name].values():
+            image = writer.canonical(table, row)
+            total += row_checksum("|".join(image[n] for n in names))
+        result.checksums[writer.table_id(table)] = {
+            "columns": names,
+            "live_rows": len(stream.live[table.name]),
+            "checksum": total,
+        }
     if keep_state:
         result.final_state = {
             writer.table_id(t): {
@@ -690,6 +720,10 @@ def generate_format(
             for t in tables
         }
     return result
+
+
+def _generate_job(job: dict) -> FormatResult:
+    return generate_format(**job)
 
 
 def generate(
@@ -702,6 +736,8 @@ def generate(
     keep_state: bool = False,
     heartbeat_every: int = 997,
     ddl_every: int = 50_021,
+    file_lines: int = FILE_LINES,
+    workers: int = 1,
 ) -> dict[str, FormatResult]:
     """``messages`` in total, split evenly over ``formats``; then ``increment`` more (batch 1)."""
     unknown = [f for f in formats if f not in FORMAT_WRITERS]
@@ -709,13 +745,23 @@ def generate(
         raise SystemExit(f"no generator for {unknown}; known: {sorted(FORMAT_WRITERS)}")
     firsts = split_counts(messages, formats)
     seconds = split_counts(increment, formats) if increment else {}
-    results = {}
-    for format_id in formats:
-        batches = [firsts[format_id]] + ([seconds[format_id]] if increment else [])
-        results[format_id] = generate_format(
-            format_id, batches, seed, out, keep_state=keep_state,
-            heartbeat_every=heartbeat_every, ddl_every=ddl_every,
+    jobs = {
+        format_id: dict(
+            format_id=format_id,
+            batches=[firsts[format_id]] + ([seconds[format_id]] if increment else []),
+            seed=seed, out=out, keep_state=keep_state, heartbeat_every=heartbeat_every,
+            ddl_every=ddl_every, file_lines=file_lines,
         )
+        for format_id in formats
+    }
+    if workers > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(workers) as pool:
+            futures = {f: pool.submit(_generate_job, job) for f, job in jobs.items()}
+            results = {f: future.result() for f, future in futures.items()}
+    else:
+        results = {f: generate_format(**job) for f, job in jobs.items()}
     if out is not None:
         summary = {
             "seed": seed,
@@ -723,7 +769,7 @@ def generate(
             "increment": increment,
             "formats": {
                 f: {"messages_per_batch": r.messages, "statements": r.statements, "table_ids": r.table_ids,
-                    "primary_keys": r.primary_keys, "live_rows": r.live_rows}
+                    "primary_keys": r.primary_keys, "live_rows": r.live_rows, "checksums": r.checksums}
                 for f, r in results.items()
             },
         }
@@ -739,8 +785,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--increment", type=int, default=0, help="messages of a second batch")
     parser.add_argument("--formats", default=",".join(FORMAT_WRITERS))
     parser.add_argument("--seed", type=int, default=20261122)
+    parser.add_argument("--file-lines", type=int, default=FILE_LINES, help="messages per file, 0: one per table")
+    parser.add_argument("--workers", type=int, default=2, help="formats generated in parallel")
     args = parser.parse_args(argv)
-    results = generate(args.formats.split(","), args.messages, args.seed, args.out, increment=args.increment)
+    results = generate(
+        args.formats.split(","), args.messages, args.seed, args.out, increment=args.increment,
+        file_lines=args.file_lines, workers=args.workers,
+    )
     for format_id, result in results.items():
         print(f"{format_id}: {result.messages} messages, {sum(result.live_rows.values())} live rows")
     return 0
