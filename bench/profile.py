@@ -30,19 +30,40 @@ METRICS = {
 NODE = re.compile(r'"node_id":\s*"model\.[^.]+\.([^"]+)"')
 
 
-def _owner(description: str) -> str:
-    match = NODE.search(description or "")
+WRITE = re.compile(
+    r"InsertIntoHadoopFsRelationCommand\n(?:Input: .*\n)?Arguments: [^,\n]*?\.db/(\w+)"
+    r"|CreateDataSourceTableAsSelectCommand\nArguments: `spark_catalog`\.`\w+`\.`(\w+)`"
+)
+
+
+def _owner(event: dict) -> str:
+    """The table an execution writes (a dbt model, a landing table), else what it is."""
+    plan = event.get("physicalPlanDescription", "") or ""
+    match = NODE.search(event.get("description", "") or "")
     if match:
         return match.group(1)
-    text = " ".join((description or "").split())
-    if "from_json" in text or "noop" in text:
-        return "floor"
-    if "cdc_landing_incoming" in text or "insertInto" in text or "parquet" in text:
-        return "landing"
-    return text[:60] or "(other)"
+    head = plan.split("\n", 3)[:3]
+    if any("noop-table" in line for line in head):
+        return "floor / udf (noop write)"
+    if any("InsertIntoHadoopFsRelationCommand" in line or "CreateDataSourceTableAsSelectCommand" in line
+           for line in head):
+        match = WRITE.search(plan)
+        if match:
+            table = match.group(1) or match.group(2)
+            return "landing" if table.startswith("raw_") else table
+    return "(metadata and small queries)"
 
 
-def summarize(event_dir: Path, top: int = 8) -> dict:
+def _step(time_ms: int, windows: dict) -> str:
+    for step, (start, end) in windows.items():
+        if start <= time_ms <= end:
+            return step
+    return "other"
+
+
+def summarize(event_dir: Path, windows: dict | None = None, top: int = 8) -> dict:
+    """``windows``: step -> (start ms, end ms) epoch; executions are grouped per step too."""
+    windows = windows or {}
     executions: dict[int, dict] = {}
     stage_execution: dict[int, int] = {}
     stages: list[dict] = []
@@ -56,8 +77,10 @@ def summarize(event_dir: Path, top: int = 8) -> dict:
                     continue
                 kind = event.get("Event", "")
                 if kind.endswith("SQLExecutionStart"):
+                    root = event.get("rootExecutionId", event["executionId"])
                     executions[event["executionId"]] = {
-                        "owner": _owner(event.get("description", "") + " " + event.get("details", "")),
+                        "root": root in (None, -1, event["executionId"]),
+                        "owner": _owner(event),
                         "start": event["time"],
                         "end": None,
                     }
@@ -85,7 +108,8 @@ def summarize(event_dir: Path, top: int = 8) -> dict:
                     })
     per_owner: dict[str, dict] = defaultdict(lambda: defaultdict(int))
     for execution in executions.values():
-        if execution["end"] is not None:
+        execution["owner"] = f"{_step(execution['start'], windows)}: {execution['owner']}"
+        if execution["end"] is not None and execution["root"]:  # a nested execution is inside its root's time
             per_owner[execution["owner"]]["sql_wall_ms"] += execution["end"] - execution["start"]
     for stage in stages:
         execution = executions.get(stage_execution.get(stage["stage"], -1))
@@ -111,8 +135,15 @@ def summarize(event_dir: Path, top: int = 8) -> dict:
         }
         for owner, v in sorted(per_owner.items(), key=lambda item: -item[1]["sql_wall_ms"])
     }
+    steps: dict[str, dict] = defaultdict(lambda: defaultdict(float))
+    for owner, v in per_owner.items():
+        step = owner.split(": ", 1)[0]
+        steps[step]["executor_cpu_s"] += v["executor_cpu_ns"] / 1e9
+        steps[step]["executor_run_s"] += v["executor_run_ms"] / 1000
+        steps[step]["shuffle_write_mib"] += v["shuffle_write_bytes"] / 2**20
     heaviest = sorted(stages, key=lambda s: -s.get("executor_run_ms", 0))[:top]
     return {
+        "step_totals": {k: {m: round(x, 1) for m, x in v.items()} for k, v in steps.items()},
         "by_step": owners,
         "top_stages": [
             {

@@ -179,7 +179,8 @@ def run_worker(work: Path, name: str, scenario: dict, driver_memory: str) -> dic
     try:
         from bench.profile import summarize
 
-        result["profile"] = summarize(events)
+        windows = {step: tuple(v["window_ms"]) for step, v in result["steps"].items() if "window_ms" in v}
+        result["profile"] = summarize(events, windows)
     except Exception as error:  # the profile is a help, never a reason to lose the figures
         result["profile_error"] = repr(error)
     return result
@@ -248,6 +249,17 @@ def derive(results: dict) -> dict:
     if main and not main.get("failed"):
         full = seconds(main, "land") + seconds(main, "build")
         incremental = seconds(main, "increment_land") + seconds(main, "increment_build")
+        cpu = {step: v.get("cpu_seconds") for step, v in main["steps"].items()}
+        if cpu.get("floor") and cpu.get("land") is not None and cpu.get("build") is not None:
+            full_cpu = cpu["land"] + cpu["build"]
+            incremental_cpu = (cpu.get("increment_land") or 0) + (cpu.get("increment_build") or 0)
+            figures["main_cpu"] = {
+                "floor_cpu_seconds": cpu["floor"],
+                "full_build_cpu_seconds": round(full_cpu, 1),
+                "full_build_vs_floor_cpu": round(full_cpu / cpu["floor"], 2),
+                "incremental_cpu_seconds": round(incremental_cpu, 1),
+                "incremental_vs_full_cpu": round(incremental_cpu / full_cpu, 3),
+            }
         figures["main"] = {
             "messages": main["messages"],
             "floor_seconds": seconds(main, "floor"),
@@ -280,6 +292,8 @@ def derive(results: dict) -> dict:
         full = seconds(result, "land") + seconds(result, "build")
         figures[name] = {
             "messages": result["messages"],
+            "full_build_cpu_seconds": round(
+                (result["steps"]["land"].get("cpu_seconds") or 0) + (result["steps"]["build"].get("cpu_seconds") or 0), 1),
             "floor_seconds": seconds(result, "floor"),
             "full_build_seconds": round(full, 1),
             "messages_per_second": round(result["messages"] / full),
@@ -387,6 +401,11 @@ def markdown(report: dict) -> str:
             f"{m['full_build_vs_floor']}x the floor",
             f"- incremental ({m['increment_messages']:,} messages, 1%): {m['incremental_seconds']} s "
             f"(dbt run {m['incremental_dbt_run_seconds']} s) = {m['incremental_vs_full']:.1%} of the full build",
+            *([f"- CPU time of the process tree (independent of the machine's other load): floor "
+               f"{f['main_cpu']['floor_cpu_seconds']} s, full build {f['main_cpu']['full_build_cpu_seconds']} s "
+               f"({f['main_cpu']['full_build_vs_floor_cpu']}x), incremental "
+               f"{f['main_cpu']['incremental_cpu_seconds']} s ({f['main_cpu']['incremental_vs_full_cpu']:.1%})"]
+              if "main_cpu" in f else []),
             f"- current_state equals the generator's final state: {m['verified']}; "
             f"peak memory {m['peak_rss_gib']} GiB; JVM start {m['jvm_start_seconds']} s (not counted)",
         ]
@@ -439,7 +458,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--driver-memory", default=os.environ.get("CDC_DRIVER_MEMORY", "8g"))
     parser.add_argument("--work", type=Path, default=BENCH_DIR / "work")
     parser.add_argument("--results", type=Path, default=BENCH_DIR / "results")
-    parser.add_argument("--only", default="", help="comma list of: main, scale, peer, udfs (default all)")
+    parser.add_argument("--only", default="", help="comma list of: main, udfs, scale, peer (= peer-canal, peer-debezium); default all")
     parser.add_argument("--fresh", action="store_true", help="do not add to an existing results file of the day")
     parser.add_argument("--udf-values", type=int, default=1_000_000)
     parser.add_argument("--keep-streams", action="store_true", help="keep generated files (default: delete when done)")
@@ -499,8 +518,9 @@ def main(argv: list[str] | None = None) -> int:
             save()
             if not args.keep_streams:
                 shutil.rmtree(stream, ignore_errors=True)
-    if "peer" in only and args.peer_size:
-        for format_id in ("canal", "debezium"):
+    peers = [f for f in ("canal", "debezium") if "peer" in only or f"peer-{f}" in only]
+    if args.peer_size:
+        for format_id in peers:
             # one file per table: the order Flink needs (it applies changes in file order)
             stream = ensure_stream(work, f"peer-{format_id}-{args.peer_size}", [format_id], args.peer_size, 0,
                                    args.seed, 0)

@@ -26,12 +26,41 @@ def load() -> list[float]:
     return [round(x, 2) for x in os.getloadavg()]
 
 
+def tree_cpu_seconds() -> float:
+    """CPU time (user + system) of this process and every live descendant (the JVM, the
+    Python UDF workers): the figure that does not depend on what else runs on the machine."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    parents: dict[int, int] = {}
+    times: dict[int, float] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="utf-8") as handle:
+                fields = handle.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parents[int(entry)] = int(fields[1])
+        times[int(entry)] = (int(fields[11]) + int(fields[12])) / ticks
+    own = os.times()
+    total, stack = own.user + own.system, [os.getpid()]
+    while stack:
+        current = stack.pop()
+        for child, parent in parents.items():
+            if parent == current:
+                total += times.get(child, 0.0)
+                stack.append(child)
+    return total
+
+
 class Timer:
     def __init__(self, figures: dict, name: str) -> None:
         self.figures, self.name = figures, name
 
     def __enter__(self):
         self.started = time.perf_counter()
+        self.wall_start = time.time()
+        self.cpu_start = tree_cpu_seconds()
         self.load_before = load()
         return self
 
@@ -39,6 +68,8 @@ class Timer:
         seconds = time.perf_counter() - self.started
         self.figures[self.name] = {
             "seconds": round(seconds, 3),
+            "window_ms": [int(self.wall_start * 1000), int(time.time() * 1000)],
+            "cpu_seconds": round(tree_cpu_seconds() - self.cpu_start, 1),
             "load_before": self.load_before,
             "load_after": load(),
         }
