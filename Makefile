@@ -1,6 +1,7 @@
 # Two commands do everything on a fresh machine:
 #   make demo   install, land the bundled samples, build, print the current state
 #   make test   install, then run every test (pytest + dbt data tests + sqlfluff lint)
+#   make bench  install (+ the Flink peer's venv), run the benchmark (bench/run.py, ~1-2 h)
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -8,7 +9,7 @@ export DBT_PROFILES_DIR := $(CURDIR)/profiles
 export CDC_LOCAL_DIR ?= $(CURDIR)/.cdc_local
 export SPARK_LOCAL_IP := 127.0.0.1
 
-.PHONY: install demo test lint clean chromium cluster-start cluster-stop
+.PHONY: install demo test lint bench clean chromium cluster-start cluster-stop
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -42,6 +43,11 @@ cluster-start: install
 
 cluster-stop:
 	scripts/spark-cluster.sh stop
+
+# BENCH_ARGS e.g. "--sizes 1000000 --peer-size 0" for a shorter run (bench/run.py --help)
+bench: install
+	bash bench/setup_flink.sh
+	$(BIN)/python -m bench.run $(BENCH_ARGS)
 
 clean:
 	rm -rf .cdc_local target logs tests/artifacts
