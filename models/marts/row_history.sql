@@ -143,8 +143,8 @@ closing_clearings as (
     from ordered
     inner join clearings
         on ordered.table_id = clearings.table_id
-        and clearings.cleared_sort_key > ordered.sort_key
-        and (ordered.next_sort_key is null or clearings.cleared_sort_key < ordered.next_sort_key)
+        and ordered.sort_key < clearings.cleared_sort_key
+        and (ordered.next_sort_key is null or ordered.next_sort_key > clearings.cleared_sort_key)
     where not ordered.is_deletion
     group by ordered.table_id, ordered.row_key, ordered.sort_key
 ),
