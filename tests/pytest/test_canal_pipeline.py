@@ -373,10 +373,10 @@ def test_fixture_files_are_the_seed_examples():
 
 def test_bundled_samples_land_cleanly(mixed):
     assert mixed.sql("select * from {s}.quarantine where stream_name = 'samples'") == []
-    products = {k: r for k, r in state(mixed, "products").items()}
+    products = state(mixed, "products", db="store")
     assert {k for k, r in products.items() if r["is_deleted"]} == {"102"}
     assert products["101"]["row_image"]["price"] == "3.20" and products["103"]["row_image"]["price"] == "11.90"
     assert products["104"]["row_image"]["color"] == "purple"
-    assert sorted(state(mixed, "categories")) == ["1", "2"]
+    assert sorted(state(mixed, "categories", db="store")) == ["1", "2"]
     ddl = mixed.sql("select operation from {s}.schema_changes where stream_name = 'samples'")
     assert ddl == [{"operation": "alter"}]
