@@ -1,4 +1,8 @@
-"""Spark registration of the project's Python UDFs (vectorized: Arrow batches via pandas).
+"""Spark registration of the project's Python UDFs (vectorized: Arrow batches).
+
+Text-in UDFs are Arrow UDFs (``pyarrow.Array`` in and out, no pandas in between: the
+conversion of object columns through pandas cost more than the decoding itself); the two
+image-level UDFs take Spark maps and stay pandas UDFs.
 
 Each UDF is a thin wrapper over a pure function in :mod:`python_udfs.decoders`. They are
 registered as temporary functions, so models that call them must be tables, incremental or
@@ -24,9 +28,12 @@ landed: Base64 text) -> a JSON document of canonical text values, or null and th
 
 from __future__ import annotations
 
+import binascii
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 import pandas as pd
+import pyarrow as pa
 
 from .decoders.base64_values import decode_base64
 from .decoders.ddl_meta import decode_ddl_meta_json
@@ -53,23 +60,65 @@ UDF_NAMES = (
 )
 
 
-def base64_batch(values: pd.Series) -> pd.DataFrame:
-    decoded = [decode_base64(value) for value in values]
-    return pd.DataFrame(decoded, columns=["value_bytes", "value_text", "error"], dtype=object)
+def _text_values(values: pa.Array | Iterable[str | None]) -> list[str | None]:
+    return values.to_pylist() if isinstance(values, (pa.Array, pa.ChunkedArray)) else list(values)
 
 
-def ddl_meta_batch(values: pd.Series) -> pd.DataFrame:
-    decoded = [decode_ddl_meta_json(value) for value in values]
-    return pd.DataFrame(decoded, columns=["decoded_json", "error"], dtype=object)
+def _decoded_struct(
+    decode: Callable[[str | None], tuple], values, names: list[str]
+) -> pa.StructArray:
+    """Apply a pure ``decode(text) -> (json, error)`` to a batch; a struct array of strings."""
+    columns = list(zip(*(decode(value) for value in _text_values(values)))) or [()] * len(names)
+    return pa.StructArray.from_arrays([pa.array(c, pa.string()) for c in columns], names=names)
 
 
-def dts_avro_batch(values: pd.Series) -> pd.DataFrame:
-    decoded = [decode_dts_base64(value) for value in values]
-    return pd.DataFrame(decoded, columns=["decoded_json", "error"], dtype=object)
+def _utf8_or_none(raw: bytes) -> str | None:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
 
 
-def _none_for_nan(values: pd.Series) -> pd.Series:
-    return values.astype(object).where(values.notna(), None)
+def base64_batch(values) -> pa.StructArray:
+    """Base64 texts -> ``struct<value_bytes, value_text, error>`` (see ``decode_base64``).
+
+    Fast path for the common case (standard, padded Base64 whose bytes are all UTF-8): one
+    ``a2b_base64`` per value and one UTF-8 validation for the whole batch (Arrow's cast);
+    anything else goes through ``decode_base64`` (URL-safe alphabet, no padding, errors).
+    """
+    raw_values: list[bytes | None] = []
+    errors: list[str | None] = []
+    for value in _text_values(values):
+        if value is None:
+            raw_values.append(None)
+            errors.append(None)
+            continue
+        try:
+            raw_values.append(binascii.a2b_base64(value, strict_mode=True))
+            errors.append(None)
+        except (binascii.Error, ValueError):
+            raw, _, error = decode_base64(value)
+            raw_values.append(raw)
+            errors.append(error)
+    raw_array = pa.array(raw_values, pa.binary())
+    try:
+        texts = raw_array.cast(pa.string())  # validates UTF-8 for the whole batch at once
+    except pa.ArrowInvalid:  # some value is binary: its text is null, per value
+        texts = pa.array(
+            [None if raw is None else _utf8_or_none(raw) for raw in raw_values], pa.string()
+        )
+    return pa.StructArray.from_arrays(
+        [raw_array, texts, pa.array(errors, pa.string())],
+        names=["value_bytes", "value_text", "error"],
+    )
+
+
+def ddl_meta_batch(values) -> pa.StructArray:
+    return _decoded_struct(decode_ddl_meta_json, values, ["decoded_json", "error"])
+
+
+def dts_avro_batch(values) -> pa.StructArray:
+    return _decoded_struct(decode_dts_base64, values, ["decoded_json", "error"])
 
 
 def _as_dict(value) -> dict | None:
@@ -97,15 +146,15 @@ def decimal_image_batch(images: pd.Series, decimal_columns: pd.Series) -> pd.Dat
 
 def register_udfs(spark: SparkSession) -> tuple[str, ...]:
     """Register every project UDF in ``spark`` (idempotent) and return their names."""
-    from pyspark.sql.functions import pandas_udf
+    from pyspark.sql.functions import arrow_udf, pandas_udf
 
-    @pandas_udf(BASE64_RESULT)  # type: ignore[call-overload]
-    def cdc_decode_base64(values: pd.Series) -> pd.DataFrame:
-        return base64_batch(_none_for_nan(values))
+    @arrow_udf(BASE64_RESULT)  # type: ignore[call-overload]
+    def cdc_decode_base64(values: pa.Array) -> pa.Array:
+        return base64_batch(values)
 
-    @pandas_udf(DDL_META_RESULT)  # type: ignore[call-overload]
-    def cdc_decode_ddl_meta(values: pd.Series) -> pd.DataFrame:
-        return ddl_meta_batch(_none_for_nan(values))
+    @arrow_udf(DDL_META_RESULT)  # type: ignore[call-overload]
+    def cdc_decode_ddl_meta(values: pa.Array) -> pa.Array:
+        return ddl_meta_batch(values)
 
     spark.udf.register("cdc_decode_base64", cdc_decode_base64)
     spark.udf.register("cdc_decode_ddl_meta", cdc_decode_ddl_meta)
@@ -121,9 +170,9 @@ def register_udfs(spark: SparkSession) -> tuple[str, ...]:
     spark.udf.register("cdc_decode_hbase_image", cdc_decode_hbase_image)
     spark.udf.register("cdc_decode_debezium_decimals", cdc_decode_debezium_decimals)
 
-    @pandas_udf(DTS_AVRO_RESULT)  # type: ignore[call-overload]
-    def cdc_decode_dts_avro(values: pd.Series) -> pd.DataFrame:
-        return dts_avro_batch(_none_for_nan(values))
+    @arrow_udf(DTS_AVRO_RESULT)  # type: ignore[call-overload]
+    def cdc_decode_dts_avro(values: pa.Array) -> pa.Array:
+        return dts_avro_batch(values)
 
     spark.udf.register("cdc_decode_dts_avro", cdc_decode_dts_avro)
     return UDF_NAMES

@@ -47,16 +47,17 @@ SC_BLOCK_DATA = 0x08
 
 MAX_DEPTH = 200  # deeper nesting than any SQL AST we expect: treat as hostile input
 
+# Field type code -> big-endian layout (precompiled: the reader's hottest path).
 _PRIMITIVES = {
-    "B": (">b", 1),
-    "C": (">H", 2),
-    "D": (">d", 8),
-    "F": (">f", 4),
-    "I": (">i", 4),
-    "J": (">q", 8),
-    "S": (">h", 2),
-    "Z": (">?", 1),
+    code: struct.Struct(fmt)
+    for code, fmt in {
+        "B": ">b", "C": ">H", "D": ">d", "F": ">f", "I": ">i", "J": ">q", "S": ">h", "Z": ">?",
+    }.items()
 }
+_U16 = struct.Struct(">H")
+_I16 = struct.Struct(">h")
+_I32 = struct.Struct(">i")
+_U64 = struct.Struct(">Q")
 
 
 class JavaStreamError(ValueError):
@@ -69,15 +70,19 @@ class ClassDesc:
     flags: int
     fields: list[tuple[str, str]]  # (type code, field name)
     superclass: ClassDesc | None
+    _chain: list[ClassDesc] | None = None
 
     def hierarchy(self) -> list[ClassDesc]:
-        """Classes from the top-most serializable superclass down to this one."""
-        chain: list[ClassDesc] = []
-        desc: ClassDesc | None = self
-        while desc is not None:
-            chain.append(desc)
-            desc = desc.superclass
-        return chain[::-1]
+        """Classes from the top-most serializable superclass down to this one (cached: a
+        descriptor is complete once its superclass is read, and objects reuse it)."""
+        if self._chain is None:
+            chain: list[ClassDesc] = []
+            desc: ClassDesc | None = self
+            while desc is not None:
+                chain.append(desc)
+                desc = desc.superclass
+            self._chain = chain[::-1]
+        return self._chain
 
 
 @dataclass(eq=False)
@@ -109,37 +114,37 @@ class JavaEnum:
 
 class _Reader:
     def __init__(self, data: bytes) -> None:
-        self.data = memoryview(data)
+        self.data = bytes(data)
+        self.size = len(self.data)
         self.pos = 0
         self.handles: list[Any] = []
         self.depth = 0
 
     # -- primitives ------------------------------------------------------------------------
-    def take(self, size: int) -> memoryview:
+    def take(self, size: int) -> bytes:
         end = self.pos + size
-        if size < 0 or end > len(self.data):
+        if size < 0 or end > self.size:
             raise JavaStreamError(f"stream ends early at byte {self.pos} (needs {size} more)")
         chunk = self.data[self.pos : end]
         self.pos = end
         return chunk
 
-    def unpack(self, fmt: str, size: int) -> Any:
-        if self.pos + size > len(self.data):
-            raise JavaStreamError(f"stream ends early at byte {self.pos}")
-        (value,) = struct.unpack_from(fmt, self.data, self.pos)
-        self.pos += size
-        return value
+    def unpack(self, layout: struct.Struct) -> Any:
+        pos = self.pos
+        if pos + layout.size > self.size:
+            raise JavaStreamError(f"stream ends early at byte {pos}")
+        self.pos = pos + layout.size
+        return layout.unpack_from(self.data, pos)[0]
 
     def byte(self) -> int:
-        if self.pos >= len(self.data):
-            raise JavaStreamError(f"stream ends early at byte {self.pos}")
-        value = self.data[self.pos]
-        self.pos += 1
-        return value
+        pos = self.pos
+        if pos >= self.size:
+            raise JavaStreamError(f"stream ends early at byte {pos}")
+        self.pos = pos + 1
+        return self.data[pos]
 
     def utf(self, long: bool = False) -> str:
-        size = self.unpack(">Q", 8) if long else self.unpack(">H", 2)
-        raw = bytes(self.take(size))
+        raw = self.take(self.unpack(_U64 if long else _U16))
         try:
             # Java's "modified UTF-8": NUL as C0 80 and surrogate pairs; plain UTF-8 otherwise.
             return raw.decode("utf-8")
@@ -152,7 +157,7 @@ class _Reader:
         return len(self.handles) - 1
 
     def reference(self) -> Any:
-        handle = self.unpack(">i", 4) - BASE_HANDLE
+        handle = self.unpack(_I32) - BASE_HANDLE
         if not 0 <= handle < len(self.handles):
             raise JavaStreamError(f"reference to unknown handle {handle + BASE_HANDLE:#x}")
         return self.handles[handle]
@@ -197,9 +202,9 @@ class _Reader:
             self.pos -= 1
             return self.class_desc()
         if tc == TC_BLOCKDATA:
-            return bytes(self.take(self.byte()))
+            return self.take(self.byte())
         if tc == TC_BLOCKDATALONG:
-            return bytes(self.take(self.unpack(">i", 4)))
+            return self.take(self.unpack(_I32))
         if tc == TC_RESET:
             self.handles.clear()
             return self.content()
@@ -218,7 +223,7 @@ class _Reader:
             return desc
         if tc == TC_PROXYCLASSDESC:
             index = self.new_handle(None)
-            count = self.unpack(">i", 4)
+            count = self.unpack(_I32)
             names = [self.utf() for _ in range(count)]
             self.annotation()
             desc = ClassDesc("proxy:" + ",".join(names), SC_SERIALIZABLE, [], self.class_desc())
@@ -230,7 +235,7 @@ class _Reader:
         self.take(8)  # serialVersionUID: irrelevant without the classes
         index = self.new_handle(None)
         flags = self.byte()
-        count = self.unpack(">h", 2)
+        count = self.unpack(_I16)
         if count < 0:
             raise JavaStreamError("negative field count")
         fields: list[tuple[str, str]] = []
@@ -254,7 +259,7 @@ class _Reader:
         """Contents up to TC_ENDBLOCKDATA (class or object annotations)."""
         items: list[Any] = []
         while True:
-            if self.pos >= len(self.data):
+            if self.pos >= self.size:
                 raise JavaStreamError("annotation not terminated")
             if self.data[self.pos] == TC_ENDBLOCKDATA:
                 self.pos += 1
@@ -264,8 +269,7 @@ class _Reader:
     def field_value(self, code: str) -> Any:
         if code in ("L", "["):
             return self.content()
-        fmt, size = _PRIMITIVES[code]
-        value = self.unpack(fmt, size)
+        value = self.unpack(_PRIMITIVES[code])
         return chr(value) if code == "C" else value
 
     def new_object(self) -> JavaObject:
@@ -292,13 +296,13 @@ class _Reader:
         if desc is None:
             raise JavaStreamError("array without class descriptor")
         index = self.new_handle(None)
-        size = self.unpack(">i", 4)
+        size = self.unpack(_I32)
         if size < 0 or size > len(self.data):
             raise JavaStreamError(f"implausible array size {size}")
         element = desc.name[1:2]
         value: list[Any] | bytes
         if element == "B":
-            value = bytes(self.take(size))
+            value = self.take(size)
         elif element in _PRIMITIVES:
             value = [self.field_value(element) for _ in range(size)]
         else:

@@ -325,18 +325,18 @@ def test_every_prefix_and_every_flipped_byte_is_handled():
         assert (text is None) != (error is None)
 
 
-def test_base64_entry_point_and_the_pandas_batch():
-    import pandas as pd
+def test_base64_entry_point_and_the_arrow_batch():
+    import pyarrow as pa
 
     good = base64.b64encode(GOOD).decode()
     assert decode_dts_base64(good)[1] is None
     assert decode_dts_base64("not base64!")[1].startswith("not_dts_avro: invalid_base64")
     assert decode_dts_base64(None) == (None, None)
-    frame = dts_avro_batch(pd.Series([good, "%%%", None], dtype=object))
-    assert list(frame.columns) == ["decoded_json", "error"]
-    assert json.loads(frame.loc[0, "decoded_json"])["after"] == {"c0": "1"}
-    assert frame.loc[1, "decoded_json"] is None and frame.loc[1, "error"].startswith("not_dts_avro")
-    assert frame.loc[2, "decoded_json"] is None and frame.loc[2, "error"] is None
+    rows = dts_avro_batch(pa.array([good, "%%%", None], pa.string())).to_pylist()
+    assert json.loads(rows[0]["decoded_json"])["after"] == {"c0": "1"}
+    assert rows[1]["decoded_json"] is None and rows[1]["error"].startswith("not_dts_avro")
+    assert rows[2] == {"decoded_json": None, "error": None}
+    assert dts_avro_batch(pa.array([], pa.string())).to_pylist() == []
 
 
 # --- landing layouts and samples ----------------------------------------------------------------
