@@ -11,7 +11,7 @@
     {%- if configured -%}
         map(
         {%- for table_id, columns in configured.items() %}
-            '{{ table_id | replace("'", "\\'") }}', array({% for c in columns %}'{{ c | replace("'", "\\'") }}'{{ ", " if not loop.last }}{% endfor %}){{ "," if not loop.last }}
+            {{ cdc_sql_string(table_id) }}, array({% for c in columns %}{{ cdc_sql_string(c) }}{{ ", " if not loop.last }}{% endfor %}){{ "," if not loop.last }}
         {%- endfor %}
         )
     {%- else -%}

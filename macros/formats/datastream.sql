@@ -150,8 +150,10 @@ struct<
     An LSN as decimal text of its value, so that LSNs order as numbers:
     PostgreSQL `16/B374D848` (high/low 32-bit hex), SQL Server `00000027:00000758:0005`
     (VLF:block:slot hex) or its 20 hex digits (with or without `0x`), a decimal number as is.
+    `is_hex` (SQL boolean): the source writes bare LSNs in hex (SQL Server), so that
+    `00000027000007580005` is not read as a decimal just because it has no letter.
 #}
-{% macro datastream__lsn_number(lsn) -%}
+{% macro datastream__lsn_number(lsn, is_hex='false') -%}
     {%- set text = "regexp_replace(trim(" ~ lsn ~ "), '^0[xX]', '')" -%}
     case
         when {{ text }} rlike '^[0-9a-fA-F]{1,8}/[0-9a-fA-F]{1,8}$'
@@ -164,7 +166,7 @@ struct<
             then {{ datastream__hex_number(
                 "concat(lpad(split_part(" ~ text ~ ", ':', 1), 8, '0'), lpad(split_part(" ~ text ~ ", ':', 2), 8, '0'), lpad(split_part(" ~ text ~ ", ':', 3), 4, '0'))"
             ) }}
-        when {{ text }} rlike '^[0-9]{1,30}$' and not {{ lsn }} rlike '^\\s*0[xX]' then {{ text }}
+        when {{ text }} rlike '^[0-9]{1,30}$' and not {{ lsn }} rlike '^\\s*0[xX]' and not ({{ is_hex }}) then {{ text }}
         else {{ datastream__hex_number(text) }}
     end
 {%- endmacro %}
@@ -360,7 +362,7 @@ struct<
             case
                 when source_system_name = 'mysql' then nullif(regexp_extract(log_file, '([0-9]+)$', 1), '')
                 when source_system_name = 'oracle' then scn
-                else {{ datastream__lsn_number('lsn') }}
+                else {{ datastream__lsn_number('lsn', "source_system_name = 'sqlserver'") }}
             end as position_1,
             case
                 when source_system_name = 'mysql' then log_position

@@ -447,6 +447,9 @@ struct<
                     field_info,
                     (column_name, info) -> case
                         when info.name = 'io.debezium.data.VariableScaleDecimal' then 'variable'
+                        -- schema type bytes: always Base64 (digits-only Base64 is not a number)
+                        when info.name = 'org.apache.kafka.connect.data.Decimal' and info.type = 'bytes'
+                            then concat('bytes:', coalesce(info.scale, '0'))
                         when info.name = 'org.apache.kafka.connect.data.Decimal' then coalesce(info.scale, '0')
                     end
                 ),
@@ -551,25 +554,25 @@ struct<
         select
             with_keys.*,
             case
-                when connector = 'mysql' then nullif(regexp_extract(message.source.file, '([0-9]+)$', 1), '')
+                when connector in ('mysql', 'mariadb') then nullif(regexp_extract(message.source.file, '([0-9]+)$', 1), '')
                 when connector = 'postgresql' then message.source.lsn
                 when connector = 'oracle' then message.source.scn
                 when connector = 'sqlserver' then {{ debezium__lsn_number('message.source.commit_lsn') }}
                 else cast(message.source.ts_ms as string)
             end as position_1,
             case
-                when connector = 'mysql' then message.source.pos
+                when connector in ('mysql', 'mariadb') then message.source.pos
                 when connector = 'oracle' then message.source.ssn
                 when connector = 'sqlserver' then {{ debezium__lsn_number('message.source.change_lsn') }}
                 when connector = 'postgresql' then null
                 else cast(message.ts_ms as string)
             end as position_2,
             case
-                when connector = 'mysql' then message.source.row
+                when connector in ('mysql', 'mariadb') then message.source.row
                 when connector = 'sqlserver' then message.source.event_serial_no
             end as position_3,
             case
-                when connector = 'mysql' then nullif(concat_ws(':', nullif(message.source.file, ''), message.source.pos, message.source.row), '')
+                when connector in ('mysql', 'mariadb') then nullif(concat_ws(':', nullif(message.source.file, ''), message.source.pos, message.source.row), '')
                 when connector = 'postgresql' then message.source.lsn
                 when connector = 'oracle' then message.source.scn
                 when connector = 'sqlserver'
@@ -643,6 +646,10 @@ struct<
             {{ sort_key_number('position_1') }},
             {{ sort_key_number('position_2') }},
             {{ sort_key_number('position_3') }},
+            -- Ties of the position (placeholders such as file "" / pos 0, or no position at
+            -- all) fall back to the source time, then the connector time, then landing order.
+            {{ sort_key_number('message.source.ts_ms') }},
+            {{ sort_key_number('message.ts_ms') }},
             {{ landing_order_key('0') }}
         ) as sort_key,
         coalesce(

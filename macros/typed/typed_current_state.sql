@@ -12,7 +12,7 @@
     select
         {%- for column in columns %}
         {{ typed_value('state.row_image[' ~ cdc_sql_string(column.name) ~ ']', column.type) }}
-            as {{ adapter.quote(column.name) }},
+            as {{ cdc_sql_identifier(column.name) }},
         {%- endfor %}
         state.row_key as _row_key,
         state.last_operation as _last_operation,

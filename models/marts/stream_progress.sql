@@ -14,6 +14,8 @@ per_stream as (
         count_if(event_class in ('change', 'update_half')) as row_events,
         count_if(event_class in ('schema_change', 'truncate', 'transaction', 'heartbeat')) as control_events,
         count_if(event_class = 'invalid') as quarantined_events,
+        -- Kafka tombstones (null value after a Debezium delete): skipped, but counted.
+        count_if(event_class = 'heartbeat' and operation = 'tombstone') as tombstones_skipped,
         max(case when event_class = 'heartbeat' then committed_at end) as last_heartbeat_at,
         max(case when event_class in ('change', 'update_half') then committed_at end) as last_change_committed_at,
         max(case when event_class in ('change', 'update_half') then captured_at end) as last_change_captured_at,

@@ -22,6 +22,9 @@ from .base64_values import decode_base64
 
 ERROR_DECIMAL = "invalid_decimal"
 VARIABLE_SCALE = "variable"
+# A scale prefixed with this: the schema says the value is Connect `bytes`, so it is always
+# Base64, even when its text happens to be all digits (`"1234"` are the bytes d7 6d f8).
+BYTES_PREFIX = "bytes:"
 
 _NUMBER = re.compile(r"^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
 
@@ -45,8 +48,13 @@ def _number_text(value: str, scale: int | None) -> tuple[str | None, str | None]
     return format(number, f".{max(scale, 0)}f"), None
 
 
-def decode_connect_decimal(value: str | None, scale: int | str | None) -> tuple[str | None, str | None]:
-    """A ``Decimal`` value (Base64 bytes, JSON number text or numeric string) → ``(text, error)``."""
+def decode_connect_decimal(
+    value: str | None, scale: int | str | None, always_base64: bool = False
+) -> tuple[str | None, str | None]:
+    """A ``Decimal`` value (Base64 bytes, JSON number text or numeric string) → ``(text, error)``.
+
+    ``always_base64``: the schema types the value as bytes, so numeric-looking text is Base64 too.
+    """
     if value is None:
         return None, None
     try:
@@ -54,7 +62,7 @@ def decode_connect_decimal(value: str | None, scale: int | str | None) -> tuple[
     except (TypeError, ValueError):
         return None, f"{ERROR_DECIMAL}: scale {scale!r} is not an integer"
     text = value.strip()
-    if _NUMBER.match(text):
+    if not always_base64 and _NUMBER.match(text):
         return _number_text(text, scale_number)
     raw, _, error = decode_base64(text)
     if error is not None or raw is None:
@@ -79,7 +87,10 @@ def decode_variable_scale_decimal(value: str | None) -> tuple[str | None, str | 
         return None, f"{ERROR_DECIMAL}: not a {{scale, value}} struct: {text[:40]!r}"
     if parsed["value"] is None:
         return None, None
-    return decode_connect_decimal(str(parsed["value"]), parsed.get("scale", 0))
+    # inside the struct a JSON string is always the Base64 bytes; a JSON number is a number
+    return decode_connect_decimal(
+        str(parsed["value"]), parsed.get("scale", 0), always_base64=isinstance(parsed["value"], str)
+    )
 
 
 def decode_decimal_image(
@@ -88,8 +99,8 @@ def decode_decimal_image(
 ) -> tuple[dict[str, str | None] | None, str | None]:
     """Decode the decimal columns of a row image; other columns are returned unchanged.
 
-    ``decimal_columns`` maps a column to its scale (``Decimal``) or to ``"variable"``
-    (``VariableScaleDecimal``). Returns ``(image, None)`` or ``(None, error)`` naming the
+    ``decimal_columns`` maps a column to its scale (``Decimal``; ``"bytes:<scale>"`` when the
+    schema types it as bytes, i.e. always Base64) or to ``"variable"`` (``VariableScaleDecimal``). Returns ``(image, None)`` or ``(None, error)`` naming the
     first column that did not decode.
     """
     if image is None:
@@ -102,6 +113,8 @@ def decode_decimal_image(
         kind = columns[column]
         if kind == VARIABLE_SCALE:
             text, error = decode_variable_scale_decimal(result[column])
+        elif kind.startswith(BYTES_PREFIX):
+            text, error = decode_connect_decimal(result[column], kind[len(BYTES_PREFIX):], always_base64=True)
         else:
             text, error = decode_connect_decimal(result[column], kind)
         if error is not None:

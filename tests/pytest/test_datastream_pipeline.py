@@ -65,6 +65,16 @@ def with_epoch_timestamps(message: str, read_timestamp_ms: int) -> str:
     return json.dumps(event)
 
 
+def bare_lsn_update(lsn: str, qty: int) -> str:
+    """A SQL Server CDC update whose LSN is written as 20 bare hex digits (no colons)."""
+    event = json.loads(lines("sqlserver_items.jsonl")[1])
+    metadata = {**event["source_metadata"], "table": "bare_lsn", "lsn": lsn}
+    return json.dumps({
+        **event, "object": "dbo_bare_lsn", "uuid": f"bare-{lsn}", "source_metadata": metadata,
+        "sort_keys": [event["source_timestamp"], lsn], "payload": {"item_id": 1, "name": "pen", "qty": qty},
+    })
+
+
 @pytest.fixture(scope="module")
 def ds(make_pipeline, tmp_path_factory):
     pipeline = make_pipeline("ds", VARS)
@@ -79,6 +89,8 @@ def ds(make_pipeline, tmp_path_factory):
         "postgres_accounts.jsonl": list(reversed(lines("postgres_accounts.jsonl"))),
         "sqlserver_items.jsonl": lines("sqlserver_items.jsonl")[::2] + lines("sqlserver_items.jsonl")[1::2],
         "oracle_employees_rowid.jsonl": list(reversed(lines("oracle_employees_rowid.jsonl"))),
+        # 0x27_00000760_0002 is the later LSN although it has no hex letter
+        "sqlserver_bare_lsn.jsonl": [bare_lsn_update("00000027000007600002", 8), bare_lsn_update("000000270000075a0001", 7)],
         "broken_messages.jsonl": list(BROKEN.values()),
     }
     for name, messages in batch_1.items():
@@ -237,6 +249,12 @@ def test_sqlserver_keys_from_replication_index_and_lsn_order(ds):
     assert {r["source_system"] for r in rows} == {"sqlserver"}
     live = state(ds, "shop.dbo.items")
     assert {k: (r["is_deleted"], r["row_image"]["qty"]) for k, r in live.items()} == {"1": (False, "3"), "2": (True, "9")}
+
+
+def test_sqlserver_bare_hex_lsns_compare_as_hex(ds):
+    rows = changes(ds, "shop.dbo.bare_lsn")
+    assert [r["after"]["qty"] for r in rows] == ["7", "8"]
+    assert state(ds, "shop.dbo.bare_lsn")["1"]["row_image"]["qty"] == "8"
 
 
 # --- Oracle without a key: row_id, rs_id compared as a number ---------------------------

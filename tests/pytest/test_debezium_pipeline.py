@@ -31,6 +31,7 @@ VARS = {
         "shop.dbo.items": ["id"],
         "ORCL.INVENTORY.CUSTOMERS": ["ID"],
         "inventory.broken": ["id"],
+        "inventory.placeholders": ["id"],
         LINDORM_TABLE: ["id"],
         # the bundled samples (samples/debezium/)
         "inventory.customers": ["id"],
@@ -51,6 +52,15 @@ VARS = {
         "ld-bp1demo.default.devices": {"f_temp": "double", "f_boots": "long"},
     },
 }
+
+# A connector that writes placeholder positions (file "", pos 0, as in the Paimon and SeaTunnel
+# corpora): the update lands first, its insert a batch later; source.ts_ms must decide.
+PLACEHOLDER_SOURCE = '"source":{"connector":"mysql","db":"inventory","table":"placeholders","file":"","pos":0,"row":0,"ts_ms":%d}'
+PLACEHOLDER_UPDATE = (
+    '{"before":{"id":1,"name":"first"},"after":{"id":1,"name":"second"},' + PLACEHOLDER_SOURCE % 2000
+    + ',"op":"u","ts_ms":2001}'
+)
+PLACEHOLDER_INSERT = '{"before":null,"after":{"id":1,"name":"first"},' + PLACEHOLDER_SOURCE % 1000 + ',"op":"c","ts_ms":1001}'
 
 SEED_003 = [
     "seed003_format_definition", "seed003_sql_insert", "seed003_sql_update", "seed003_sql_delete",
@@ -76,6 +86,7 @@ def dbz(make_pipeline):
         "control_messages.jsonl": lines("debezium/control_messages.jsonl"),
         "broken_messages.jsonl": list(BROKEN.values()),
         "seed003.jsonl": [fixture_message(f"lindorm/{name}.json") for name in SEED_003],
+        "placeholder_update.jsonl": [PLACEHOLDER_UPDATE],
     }
     for sample in sorted((PROJECT_DIR / "samples" / "debezium").glob("*.jsonl")):
         batch_1[f"sample--{sample.name}"] = sample.read_text(encoding="utf-8").splitlines()
@@ -86,6 +97,7 @@ def dbz(make_pipeline):
         sqlserver[2],                                        # older change_lsn than one applied
         lines("debezium/mysql_orders_schema.jsonl")[1],      # redelivered insert of order 2
         '{"schema":null,"payload":null}',                    # tombstone, converter with schemas
+        PLACEHOLDER_INSERT,                                  # older than the update applied
     ], name="late.jsonl")
     pipeline.land("debezium", lines("lindorm/hbase_users_typed.jsonl"), name="hbase_users_typed.jsonl")
     pipeline.build()
@@ -158,6 +170,12 @@ def test_mysql_current_state(dbz):
     }
     assert rows["2"]["row_image"]["amount"] == "123456789.02"
     assert rows["3"]["row_image"]["qty"] == "4"
+
+
+def test_placeholder_positions_are_ordered_by_source_time(dbz):
+    rows = changes(dbz, "inventory.placeholders")
+    assert [r["operation"] for r in rows] == ["insert", "update"]  # by source.ts_ms, not arrival
+    assert state(dbz, "inventory.placeholders")["1"]["row_image"] == {"id": "1", "name": "second"}
 
 
 def test_redelivered_message_is_kept_once(dbz):
@@ -256,6 +274,8 @@ def test_control_messages(dbz):
     assert {e["transaction_id"] for e in events if e["event_class"] == "transaction"} == {"571:53195829"}
     progress = dbz.sql("select * from {s}.stream_progress")
     assert len(progress) == 1
+    tombstones = dbz.sql("select count(*) as n from {s}_staging.stg_debezium__events where operation = 'tombstone'")
+    assert progress[0]["tombstones_skipped"] == tombstones[0]["n"] >= 2
     assert progress[0]["last_heartbeat_at"] == ts("2024-10-27 03:37:20")  # the samples' heartbeat
 
 

@@ -165,3 +165,19 @@ def test_table_as_of_a_time_from_row_history(pipeline):
     assert as_of("2023-11-14 22:16:50.250")["101"] == "3.20"  # valid_from is inclusive
     assert as_of("2023-11-14 22:16:50.249")["101"] == "3.50"
     assert "102" not in as_of("2030-01-01 00:00:00")
+
+
+def test_column_names_from_data_stay_names(pipeline):
+    """A source column named with a backtick, a quote or SQL text is one typed column."""
+    odd = {"id": "1", "back`tick": "b", 'we"ird': "w", "x`) as y, (select 1": "s"}
+    pipeline.land("canal", [json.dumps({
+        "data": [odd], "old": None, "database": "store", "table": "odd", "es": 1_700_002_000_000,
+        "id": 300, "isDdl": False, "pkNames": ["id"], "sql": "", "ts": 1_700_002_000_000, "type": "INSERT",
+        "mysqlType": {"id": "int(11)", "back`tick": "varchar(8)", 'we"ird': "varchar(8)", "x`) as y, (select 1": "varchar(8)"},
+        "sqlType": None,
+    })])
+    pipeline.build()
+    result = pipeline.dbt("compile", "--inline", "{{ typed_current_state('store.odd') }}")
+    frame = SparkSession.builder.getOrCreate().sql(result.result.results[0].node.compiled_code)
+    row = frame.first().asDict()
+    assert {name: row[name] for name in odd} == {**odd, "id": 1}
