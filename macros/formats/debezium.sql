@@ -447,9 +447,6 @@ struct<
                     field_info,
                     (column_name, info) -> case
                         when info.name = 'io.debezium.data.VariableScaleDecimal' then 'variable'
-                        -- schema type bytes: always Base64 (digits-only Base64 is not a number)
-                        when info.name = 'org.apache.kafka.connect.data.Decimal' and info.type = 'bytes'
-                            then concat('bytes:', coalesce(info.scale, '0'))
                         when info.name = 'org.apache.kafka.connect.data.Decimal' then coalesce(info.scale, '0')
                     end
                 ),

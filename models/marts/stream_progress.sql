@@ -6,6 +6,34 @@ with events as (
     select * from {{ ref('int_events_unioned') }}
 ),
 
+-- Each message's outcome, exclusive (the accounting equation): row changes if any of its
+-- events is a row change or update half (bad rows of the same message are in quarantine too),
+-- else quarantined if any event is invalid, else control only.
+message_outcomes as (
+    select
+        source_format,
+        stream_name,
+        message_id,
+        case
+            when count_if(event_class in ('change', 'update_half')) > 0 then 'row_changes'
+            when count_if(event_class = 'invalid') > 0 then 'quarantined'
+            else 'control'
+        end as outcome
+    from events
+    group by source_format, stream_name, message_id
+),
+
+outcome_counts as (
+    select
+        source_format,
+        stream_name,
+        count_if(outcome = 'row_changes') as messages_with_row_changes,
+        count_if(outcome = 'control') as control_messages,
+        count_if(outcome = 'quarantined') as quarantined_messages
+    from message_outcomes
+    group by source_format, stream_name
+),
+
 per_stream as (
     select
         source_format,
@@ -28,7 +56,13 @@ per_stream as (
 
 select
     per_stream.*,
+    outcome_counts.messages_with_row_changes,
+    outcome_counts.control_messages,
+    outcome_counts.quarantined_messages,
     greatest(last_heartbeat_at, last_change_committed_at) as source_alive_at,
     cast(unix_micros(last_change_landed_at) - unix_micros(last_change_committed_at) as double) / 1e6 as last_change_lag_seconds,
     cast(unix_micros(current_timestamp()) - unix_micros(greatest(last_heartbeat_at, last_change_committed_at)) as double) / 1e6 as seconds_since_source_alive
 from per_stream
+inner join outcome_counts
+    on per_stream.source_format = outcome_counts.source_format
+    and per_stream.stream_name <=> outcome_counts.stream_name

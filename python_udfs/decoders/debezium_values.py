@@ -22,9 +22,6 @@ from .base64_values import decode_base64
 
 ERROR_DECIMAL = "invalid_decimal"
 VARIABLE_SCALE = "variable"
-# A scale prefixed with this: the schema says the value is Connect `bytes`, so it is always
-# Base64, even when its text happens to be all digits (`"1234"` are the bytes d7 6d f8).
-BYTES_PREFIX = "bytes:"
 
 _NUMBER = re.compile(r"^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
 
@@ -99,8 +96,10 @@ def decode_decimal_image(
 ) -> tuple[dict[str, str | None] | None, str | None]:
     """Decode the decimal columns of a row image; other columns are returned unchanged.
 
-    ``decimal_columns`` maps a column to its scale (``Decimal``; ``"bytes:<scale>"`` when the
-    schema types it as bytes, i.e. always Base64) or to ``"variable"`` (``VariableScaleDecimal``). Returns ``(image, None)`` or ``(None, error)`` naming the
+    ``decimal_columns`` maps a column to its scale (``Decimal``) or to ``"variable"``
+    (``VariableScaleDecimal``). A top-level value that reads as a number is taken as one even
+    where the schema says bytes: producers such as Paimon's tests write JSON numbers there,
+    and the image map no longer tells a JSON number from a string. Returns ``(image, None)`` or ``(None, error)`` naming the
     first column that did not decode.
     """
     if image is None:
@@ -113,8 +112,6 @@ def decode_decimal_image(
         kind = columns[column]
         if kind == VARIABLE_SCALE:
             text, error = decode_variable_scale_decimal(result[column])
-        elif kind.startswith(BYTES_PREFIX):
-            text, error = decode_connect_decimal(result[column], kind[len(BYTES_PREFIX):], always_base64=True)
         else:
             text, error = decode_connect_decimal(result[column], kind)
         if error is not None:

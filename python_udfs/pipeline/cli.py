@@ -129,17 +129,18 @@ def command_summary(schema: str) -> int:
         ).collect(),
         ["table_id", "row_key", "row_image", "last_operation", "committed_at"],
     )
-    print("\nAccounting per format (every landed message ends in exactly one place):")
+    print("\nAccounting per format (messages: landed = with row changes + control only + quarantined):")
     print_table(
         spark.sql(
             f"""select source_format,
                        sum(messages_landed) as landed,
-                       sum(row_events) as row_events,
-                       sum(control_events) as control_events,
-                       sum(quarantined_events) as quarantined
+                       sum(messages_with_row_changes) as with_row_changes,
+                       sum(control_messages) as control_only,
+                       sum(quarantined_messages) as quarantined,
+                       sum(row_events) as row_events
                 from {schema}.stream_progress group by source_format order by source_format"""
         ).collect(),
-        ["source_format", "landed", "row_events", "control_events", "quarantined"],
+        ["source_format", "landed", "with_row_changes", "control_only", "quarantined", "row_events"],
     )
     held = spark.sql(f"select count(*) as n from {schema}.unpaired_update_halves").first()["n"]
     print(f"  update halves waiting for their partner: {held}")
