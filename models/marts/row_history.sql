@@ -72,7 +72,7 @@ refresh_marks as (
 refresh_mark as (
     select
         max(refreshed_through) as refreshed_through,
-        map_from_entries(collect_list(struct(source_format, refreshed_through))) as refreshed_through_by_format
+        map_from_entries(array_sort(collect_list(struct(source_format, refreshed_through)))) as refreshed_through_by_format
     from refresh_marks
 ),
 
