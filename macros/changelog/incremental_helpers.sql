@@ -35,3 +35,47 @@
         timestamp'1970-01-01 00:00:00'
     {%- endif -%}
 {%- endmacro %}
+
+
+{#
+    Per-format high-water mark: the filter bound for an incremental read of the rows of one
+    source format. Landing time only grows within one landing table (one format), not across
+    formats: a format's batch may become visible after another format's later batch was
+    processed, so one max over every format would skip it. `relation` is the alias of the
+    relation being filtered (it has `source_format`); `this` must have `source_format` and
+    `column`. Formats `this` has not seen yet start at the epoch.
+#}
+{% macro format_high_water_mark(relation, column='landed_at') -%}
+    {%- if is_incremental() -%}
+        coalesce(
+            (
+                select max(marks.{{ column }}) from {{ this }} as marks
+                where marks.source_format = {{ relation }}.source_format
+            ),
+            timestamp'1970-01-01 00:00:00'
+        )
+    {%- else -%}
+        timestamp'1970-01-01 00:00:00'
+    {%- endif -%}
+{%- endmacro %}
+
+
+{#
+    The per-format high-water mark of current_state and row_history, which keep what they
+    have read per format in the map column `refreshed_through_by_format` (a model's rows need
+    not carry every format it read, e.g. a change that lost to a newer one). Needs the CTE
+    `prior_marks` (source_format, high_water_mark) in incremental runs.
+#}
+{% macro state_high_water_mark(relation) -%}
+    {%- if is_incremental() -%}
+        coalesce(
+            (
+                select max(prior_marks.high_water_mark) from prior_marks
+                where prior_marks.source_format = {{ relation }}.source_format
+            ),
+            timestamp'1970-01-01 00:00:00'
+        )
+    {%- else -%}
+        timestamp'1970-01-01 00:00:00'
+    {%- endif -%}
+{%- endmacro %}

@@ -21,7 +21,7 @@ touched_groups as (
         table_id,
         pairing_key
     from halves
-    where landed_at >= {{ high_water_mark('landed_at') }}
+    where halves.landed_at >= {{ format_high_water_mark('halves') }}
 ),
 
 candidate_halves as (

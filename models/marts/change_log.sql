@@ -8,14 +8,16 @@
 -- The canonical change log: one row per row-level change, from every format.
 -- Append-only; a change delivered twice (same change_id) is kept once: the first landed copy.
 with single_message_changes as (
-    select * from {{ ref('int_events_unioned') }}
-    where event_class = 'change'
-        and landed_at >= {{ high_water_mark('landed_at') }}
+    select events.*
+    from {{ ref('int_events_unioned') }} as events
+    where events.event_class = 'change'
+        and events.landed_at >= {{ format_high_water_mark('events') }}
 ),
 
 paired_updates as (
-    select * from {{ ref('int_update_halves_paired') }}
-    where landed_at >= {{ high_water_mark('landed_at') }}
+    select pairs.*
+    from {{ ref('int_update_halves_paired') }} as pairs
+    where pairs.landed_at >= {{ format_high_water_mark('pairs') }}
 ),
 
 changes as (

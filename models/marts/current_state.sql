@@ -8,80 +8,81 @@
 
 -- Latest state of every source row ever seen, tombstones included (CANONICAL.md,
 -- "current_state semantics"). Incremental: only the key buckets that new changes touch are
--- read back and rewritten (all buckets when a table is truncated or dropped).
+-- read back (whole) and rewritten; a truncate or dropped table touches every bucket holding
+-- one of its rows. The high-water mark is kept per source format (refreshed_through_by_format).
+{% if is_incremental() %}
+with prior_marks as (
+    select
+        source_format,
+        max(mark) as high_water_mark
+    from (
+        select explode(refreshed_through_by_format) as (source_format, mark)
+        from {{ this }}
+    ) as marks
+    group by source_format
+),
+
+new_changes as (
+{% else %}
 with new_changes as (
-    select * from {{ ref('change_log') }}
-    where landed_at >= {{ high_water_mark('refreshed_through') }}
+{% endif %}
+    select changes.*
+    from {{ ref('change_log') }} as changes
+    where changes.landed_at >= {{ state_high_water_mark('changes') }}
 ),
 
 new_clearings as (
     select
-        table_id,
-        sort_key,
-        landed_at
-    from {{ ref('schema_changes') }}
-    where clears_table and table_id is not null
-        and landed_at >= {{ high_water_mark('refreshed_through') }}
+        clearings.source_format,
+        clearings.table_id,
+        clearings.sort_key,
+        clearings.landed_at
+    from {{ ref('schema_changes') }} as clearings
+    where clearings.clears_table and clearings.table_id is not null
+        and clearings.landed_at >= {{ state_high_water_mark('clearings') }}
+),
+
+-- What this run has read, per format (carried over for formats it read nothing of).
+refresh_marks as (
+    select
+        source_format,
+        max(landed_at) as refreshed_through
+    from (
+        select
+            source_format,
+            landed_at
+        from new_changes
+        union all
+        select
+            source_format,
+            landed_at
+        from new_clearings
+        {% if is_incremental() %}
+        union all
+        select
+            source_format,
+            high_water_mark as landed_at
+        from prior_marks
+        {% endif %}
+    ) as inputs
+    group by source_format
 ),
 
 refresh_mark as (
-    select max(landed_at) as refreshed_through
-    from (
-        select landed_at from new_changes
-        union all
-        select landed_at from new_clearings
-    ) as inputs
+    select
+        max(refreshed_through) as refreshed_through,
+        map_from_entries(array_sort(collect_list(struct(source_format, refreshed_through)))) as refreshed_through_by_format
+    from refresh_marks
 ),
 
 -- A change that moved a row to a new key (primary-key update) deletes the old key.
 new_events as (
-    select
-        table_id,
-        row_key,
-        key_bucket,
-        source_format,
-        source_system,
-        source_database,
-        source_schema,
-        source_table,
-        primary_key_columns,
-        row_key_kind,
-        column_types,
-        operation,
-        after_is_partial,
-        case when operation = 'delete' then before else after end as image,
-        operation = 'delete' as is_deleted,
-        change_id,
-        sort_key,
-        committed_at,
-        landed_at
-    from new_changes
-    union all
-    select
-        table_id,
-        previous_row_key as row_key,
-        {{ key_bucket('table_id', 'previous_row_key') }} as key_bucket,
-        source_format,
-        source_system,
-        source_database,
-        source_schema,
-        source_table,
-        primary_key_columns,
-        row_key_kind,
-        column_types,
-        'delete' as operation,
-        false as after_is_partial,
-        before as image,
-        true as is_deleted,
-        change_id,
-        sort_key,
-        committed_at,
-        landed_at
-    from new_changes
-    where previous_row_key is not null
+    {{ state_events('new_changes') }}
 ),
 
 {% if is_incremental() %}
+-- The prior rows of every bucket the new changes touch, and of every bucket holding a row of
+-- a table truncated or dropped now: buckets are rewritten whole, so they are read back whole.
 prior_state as (
     select
         table_id,
@@ -97,6 +98,7 @@ prior_state as (
         column_types,
         last_operation as operation,
         false as after_is_partial,
+        image_is_merged,
         row_image as image,
         is_deleted and deleted_by = 'delete' as is_deleted,
         last_change_id as change_id,
@@ -104,16 +106,76 @@ prior_state as (
         committed_at,
         landed_at
     from {{ this }}
-    where key_bucket in (select key_bucket from new_events)
-        or table_id in (select table_id from new_clearings)
+    where key_bucket in (
+        select key_bucket from new_events
+        union
+        select cleared.key_bucket from {{ this }} as cleared
+        where cleared.table_id in (select table_id from new_clearings)
+    )
+),
+
+-- A prior row merged from partial images stands for changes below its sort_key: a change
+-- that arrives late (below it, landed after it) may belong under the partials merged into it.
+-- Such keys are rebuilt from all their changes in the change log, as a full rebuild does.
+rebuild_keys as (
+    select distinct
+        prior_state.table_id,
+        prior_state.row_key
+    from prior_state
+    inner join new_events
+        on prior_state.table_id = new_events.table_id
+        and prior_state.row_key = new_events.row_key
+    where prior_state.image_is_merged
+        and new_events.sort_key < prior_state.sort_key
+        and (
+            new_events.landed_at > prior_state.landed_at
+            or new_events.source_format <> prior_state.source_format
+        )
+),
+
+rebuild_changes as (
+    select changes.*
+    from {{ ref('change_log') }} as changes
+    left semi join rebuild_keys
+        on changes.table_id = rebuild_keys.table_id
+        and changes.row_key = rebuild_keys.row_key
+    union all
+    select moved.*
+    from {{ ref('change_log') }} as moved
+    left semi join rebuild_keys
+        on moved.table_id = rebuild_keys.table_id
+        and moved.previous_row_key = rebuild_keys.row_key
+    left anti join rebuild_keys as own_key
+        on moved.table_id = own_key.table_id
+        and moved.row_key = own_key.row_key
+),
+
+rebuilt_events as (
+    select events.*
+    from ({{ state_events('rebuild_changes') }}) as events
+    left semi join rebuild_keys
+        on events.table_id = rebuild_keys.table_id
+        and events.row_key = rebuild_keys.row_key
 ),
 {% endif %}
 
 candidates as (
-    select * from new_events
     {% if is_incremental() %}
+    select new_events.*
+    from new_events
+    left anti join rebuild_keys
+        on new_events.table_id = rebuild_keys.table_id
+        and new_events.row_key = rebuild_keys.row_key
     union all
-    select * from prior_state
+    select prior_state.*
+    from prior_state
+    left anti join rebuild_keys
+        on prior_state.table_id = rebuild_keys.table_id
+        and prior_state.row_key = rebuild_keys.row_key
+    union all
+    select * from rebuilt_events
+    {% else %}
+    select * from new_events
     {% endif %}
 ),
 
@@ -174,6 +236,7 @@ final as (
         winner.primary_key_columns,
         winner.row_key_kind,
         case when winner.is_deleted then winner.image else merged_image end as row_image,
+        not winner.is_deleted and (winner.after_is_partial or winner.image_is_merged) as image_is_merged,
         winner.column_types,
         winner.is_deleted or coalesce(winner.sort_key < table_clearings.cleared_sort_key, false) as is_deleted,
         case
@@ -186,6 +249,7 @@ final as (
         winner.committed_at,
         winner.landed_at,
         refresh_mark.refreshed_through,
+        refresh_mark.refreshed_through_by_format,
         winner.key_bucket
     from latest
     cross join refresh_mark

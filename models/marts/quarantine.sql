@@ -8,9 +8,10 @@
 -- Raw messages (or rows of them) that could not be parsed or break the contract, with a
 -- reason code (docs/quarantine.md), the raw text and its lineage. Nothing is dropped silently.
 with invalid_events as (
-    select * from {{ ref('int_events_unioned') }}
-    where event_class = 'invalid'
-        and landed_at >= {{ high_water_mark('landed_at') }}
+    select events.*
+    from {{ ref('int_events_unioned') }} as events
+    where events.event_class = 'invalid'
+        and events.landed_at >= {{ format_high_water_mark('events') }}
 ),
 
 shaped as (

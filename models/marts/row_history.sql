@@ -10,28 +10,70 @@
 -- valid_from / valid_to (source commit time), in sort_key order wherever changes landed.
 -- A truncate or dropped table closes the versions it removed (ended_by = 'truncate').
 -- Incremental like current_state: the key buckets that new changes touch are rebuilt from
--- their prior versions plus the new changes, so late events slot into place.
+-- their prior versions plus the new changes, so late events slot into place (every version
+-- keeps its own change image, so partial images merge right however late they come).
+{% if is_incremental() %}
+with prior_marks as (
+    select
+        source_format,
+        max(mark) as high_water_mark
+    from (
+        select explode(refreshed_through_by_format) as (source_format, mark)
+        from {{ this }}
+    ) as marks
+    group by source_format
+),
+
+new_changes as (
+{% else %}
 with new_changes as (
-    select * from {{ ref('change_log') }}
-    where landed_at >= {{ high_water_mark('refreshed_through') }}
+{% endif %}
+    select changes.*
+    from {{ ref('change_log') }} as changes
+    where changes.landed_at >= {{ state_high_water_mark('changes') }}
 ),
 
 new_clearings as (
     select
-        table_id,
-        landed_at
-    from {{ ref('schema_changes') }}
-    where clears_table and table_id is not null
-        and landed_at >= {{ high_water_mark('refreshed_through') }}
+        clearings.source_format,
+        clearings.table_id,
+        clearings.landed_at
+    from {{ ref('schema_changes') }} as clearings
+    where clearings.clears_table and clearings.table_id is not null
+        and clearings.landed_at >= {{ state_high_water_mark('clearings') }}
+),
+
+-- What this run has read, per format (carried over for formats it read nothing of).
+refresh_marks as (
+    select
+        source_format,
+        max(landed_at) as refreshed_through
+    from (
+        select
+            source_format,
+            landed_at
+        from new_changes
+        union all
+        select
+            source_format,
+            landed_at
+        from new_clearings
+        {% if is_incremental() %}
+        union all
+        select
+            source_format,
+            high_water_mark as landed_at
+        from prior_marks
+        {% endif %}
+    ) as inputs
+    group by source_format
 ),
 
 refresh_mark as (
-    select max(landed_at) as refreshed_through
-    from (
-        select landed_at from new_changes
-        union all
-        select landed_at from new_clearings
-    ) as inputs
+    select
+        max(refreshed_through) as refreshed_through,
+        map_from_entries(array_sort(collect_list(struct(source_format, refreshed_through)))) as refreshed_through_by_format
+    from refresh_marks
 ),
 
 -- Versions contributed by the new changes (a key change also ends the old key's row).
@@ -84,8 +126,14 @@ prior_versions as (
         valid_from as committed_at,
         landed_at
     from {{ this }}
-    where key_bucket in (select key_bucket from new_versions)
-        or table_id in (select table_id from new_clearings)
+    -- buckets are rewritten whole, so they are read back whole (a truncate touches every
+    -- bucket holding a row of its table)
+    where key_bucket in (
+        select key_bucket from new_versions
+        union
+        select cleared.key_bucket from {{ this }} as cleared
+        where cleared.table_id in (select table_id from new_clearings)
+    )
 ),
 {% endif %}
 
@@ -188,6 +236,7 @@ final as (
         ordered.next_sort_key is null and closing_clearings.cleared_at is null as is_current,
         ordered.landed_at,
         refresh_mark.refreshed_through,
+        refresh_mark.refreshed_through_by_format,
         ordered.key_bucket
     from ordered
     cross join refresh_mark

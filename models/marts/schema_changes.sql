@@ -8,9 +8,10 @@
 -- One row per DDL event (and per truncate / dropped table, which also act on current_state).
 -- DataWorks ddlMeta is decoded by the Python UDF cdc_decode_ddl_meta, so this is a table.
 with ddl_events as (
-    select * from {{ ref('int_events_unioned') }}
-    where event_class in ('schema_change', 'truncate')
-        and landed_at >= {{ high_water_mark('landed_at') }}
+    select events.*
+    from {{ ref('int_events_unioned') }} as events
+    where events.event_class in ('schema_change', 'truncate')
+        and events.landed_at >= {{ format_high_water_mark('events') }}
 ),
 
 decoded as (

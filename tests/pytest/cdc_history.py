@@ -44,7 +44,10 @@ class History:
         return state
 
 
-def generate(table: str, rng: random.Random, length: int, allow_truncate: bool = True) -> History:
+def generate(table: str, rng: random.Random, length: int, allow_truncate: bool = True,
+             single_column_updates: bool = False) -> History:
+    """A random history; with `single_column_updates` half of the updates change one column only
+    (so partial after images must be merged over older ones)."""
     history = History(table)
     live: dict[int, dict] = {}
     used: set[int] = set()
@@ -68,6 +71,9 @@ def generate(table: str, rng: random.Random, length: int, allow_truncate: bool =
             key = rng.choice(sorted(live))
             before = dict(live[key])
             after = dict(before, name=f"n{rng.randint(0, 99)}", qty=rng.randint(0, 1000))
+            if single_column_updates and rng.random() < 0.5:
+                kept = rng.choice(["name", "qty"])
+                after[kept] = before[kept]
             if rng.random() < 0.1:  # primary-key change to a never-used key
                 new_key = max(used) + 1
                 used.add(new_key)
@@ -176,9 +182,12 @@ def canal_messages(history: History, rng: random.Random) -> list[str]:
     return out
 
 
-def shareplex_messages(history: History, rng: random.Random) -> list[str]:
+def shareplex_messages(history: History, rng: random.Random, key_only: bool = False) -> list[str]:
     """SharePlex JSON (DTS): an `upd` carries the before image in `key` and only the changed
-    columns in `data` (a partial after image); position = scn, one transaction per change."""
+    columns in `data` (a partial after image); position = scn, one transaction per change.
+    With `key_only`, `key` holds only the key column (as when the source logs key columns
+    only), so the after image is partial and merges over the prior row; a key-changing update
+    still carries the whole before image (the moved row has nothing to merge over)."""
 
     def message(op, change, data=None, key=None):
         meta = {"time": "2023-11-14T22:20:01", "userid": 84, "op": op, "scn": str(10_000_000 + change.position),
@@ -201,7 +210,9 @@ def shareplex_messages(history: History, rng: random.Random) -> list[str]:
             out.append(message("trunc", change))
         else:
             changed = {k: v for k, v in change.after.items() if change.before.get(k) != v}
-            out.append(message("upd", change, data=changed, key=change.before))
+            key_changed = change.before["id"] != change.after["id"]
+            key = {"id": change.before["id"]} if key_only and not key_changed else change.before
+            out.append(message("upd", change, data=changed, key=key))
     return out
 
 

@@ -1,0 +1,136 @@
+"""Incremental runs that once went wrong (each test failed before its fix):
+
+- a batch holding only a truncate of one table must not remove other tables' rows that share
+  its key buckets (the touched buckets are read back whole);
+- a late partial image (SharePlex `upd` whose `key` holds only the key columns) below an
+  already merged row must give the same row as a full rebuild and as the source;
+- the incremental high-water mark is per source format: a format's batch landed before
+  another format's latest batch but seen only after it still reaches the change log.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+import pytest
+
+from .dataworks_messages import message as dataworks_message
+from .test_shareplex_pipeline import sp
+
+pytestmark = pytest.mark.dbt
+
+STATE = "select table_id, row_key, is_deleted, deleted_by, to_json(row_image) as row_image, sort_key from {s}.current_state"
+HISTORY = """
+    select table_id, row_key, change_id, is_deleted, to_json(row_image) as row_image, sort_key,
+           valid_from, valid_to, ended_by, is_current
+    from {s}.row_history
+"""
+
+
+def as_set(rows):
+    return {tuple(sorted(r.items())) for r in rows}
+
+
+def test_truncate_only_batch_keeps_other_tables_rows(make_pipeline):
+    # two buckets: the truncated table reaches every bucket the other table uses
+    pipeline = make_pipeline("trunc_only", {"cdc_formats": ["shareplex"], "cdc_key_buckets": 2,
+                                            "cdc_primary_keys": {"HR.A": ["ID"], "HR.B": ["ID"], "HR.C": ["ID"]}})
+    rows = range(1, 9)
+    pipeline.land("shareplex", [
+        sp("ins", f"HR.{table}", {"ID": str(n), "V": f"{table}{n}"}, scn=str(100 + 10 * n + offset))
+        for offset, table in enumerate("AB") for n in rows
+    ])
+    pipeline.build()
+    # a later batch elsewhere, so the truncate's run does not read batch 1 again (every run
+    # reads its last batch again, which would touch every bucket of HR.B)
+    pipeline.land("shareplex", [sp("ins", "HR.C", {"ID": "1"}, scn="900")])
+    pipeline.build()
+    pipeline.land("shareplex", [sp("trunc", "HR.A", scn="1000")])
+    pipeline.build()
+
+    state = {(r["table_id"], r["row_key"]): r for r in pipeline.sql(STATE)}
+    assert {k: (r["is_deleted"], r["deleted_by"]) for k, r in state.items() if k[0] == "HR.A"} == {
+        ("HR.A", str(n)): (True, "truncate") for n in rows}
+    assert {k: (r["is_deleted"], json.loads(r["row_image"])) for k, r in state.items() if k[0] == "HR.B"} == {
+        ("HR.B", str(n)): (False, {"ID": str(n), "V": f"B{n}"}) for n in rows}
+    history = pipeline.sql("select table_id, row_key, is_current, ended_by from {s}.row_history")
+    assert sorted((r["row_key"], r["is_current"], r["ended_by"]) for r in history if r["table_id"] == "HR.B") == [
+        (str(n), True, None) for n in rows]
+    assert sorted((r["row_key"], r["is_current"], r["ended_by"]) for r in history if r["table_id"] == "HR.A") == [
+        (str(n), False, "truncate") for n in rows]
+
+    incremental = as_set(pipeline.sql(STATE)), as_set(pipeline.sql(HISTORY))
+    pipeline.build("--full-refresh")
+    assert (as_set(pipeline.sql(STATE)), as_set(pipeline.sql(HISTORY))) == incremental
+
+
+def test_late_partial_image_equals_full_rebuild(make_pipeline):
+    pipeline = make_pipeline("late_partial", {"cdc_formats": ["shareplex"], "cdc_primary_keys": {"HR.P": ["ID"]}})
+    key = {"ID": "1"}
+    pipeline.land("shareplex", [
+        sp("ins", "HR.P", {"ID": "1", "A": "a1", "B": "b1"}, scn="100"),
+        sp("upd", "HR.P", {"B": "b3"}, key, scn="300"),
+        # a second row: merged, then a late partial below the merge base (no effect)
+        sp("ins", "HR.P", {"ID": "2", "A": "a1", "B": "b1"}, scn="100"),
+        sp("ins", "HR.P", {"ID": "2", "A": "a4", "B": "b4"}, scn="400"),
+        sp("upd", "HR.P", {"B": "b5"}, {"ID": "2"}, scn="500"),
+    ])
+    pipeline.build()
+    pipeline.land("shareplex", [
+        sp("upd", "HR.P", {"A": "a2"}, key, scn="200"),
+        sp("upd", "HR.P", {"A": "x3"}, {"ID": "2"}, scn="300"),
+    ])
+    pipeline.build()
+    truth = {"1": {"ID": "1", "A": "a2", "B": "b3"}, "2": {"ID": "2", "A": "a4", "B": "b5"}}
+
+    state = {r["row_key"]: (r["is_deleted"], json.loads(r["row_image"])) for r in pipeline.sql(STATE)}
+    assert state == {k: (False, v) for k, v in truth.items()}
+    current = {r["row_key"]: json.loads(r["row_image"]) for r in pipeline.sql(HISTORY) if r["is_current"]}
+    assert current == truth
+    incremental = as_set(pipeline.sql(STATE)), as_set(pipeline.sql(HISTORY))
+    # a run with nothing new (the last batch is read again) changes nothing
+    pipeline.build()
+    assert (as_set(pipeline.sql(STATE)), as_set(pipeline.sql(HISTORY))) == incremental
+    pipeline.build("--full-refresh")
+    assert (as_set(pipeline.sql(STATE)), as_set(pipeline.sql(HISTORY))) == incremental
+
+
+def test_high_water_mark_is_per_format(make_pipeline):
+    pipeline = make_pipeline("hwm_format", {"cdc_formats": ["dataworks", "shareplex"]})
+    columns = [("id", "LONG"), ("v", "STRING")]
+
+    def dataworks_insert(n):
+        return dataworks_message("INSERT", "w", columns=columns, primary_key=["id"],
+                                 after={"id": n, "v": f"w{n}"}, sequence_id=str(1000 + n))
+
+    pipeline.land("dataworks", [dataworks_insert(1)])
+    pipeline.build()
+    pipeline.land("shareplex", [sp("ins", "HR.S", {"ID": "1"}, scn="100", rowid="AAASAAAAEAAAAFUAAA")])
+    pipeline.build()
+
+    # a DataWorks batch that landed (landed_at) before the SharePlex batch but is seen only now
+    marks = {r["f"]: r["t"] for r in pipeline.sql(
+        "select 'dataworks' as f, max(landed_at) as t from {s}_landing.raw_dataworks union all "
+        "select 'shareplex', max(landed_at) from {s}_landing.raw_shareplex")}
+    assert marks["shareplex"] - marks["dataworks"] > dt.timedelta(microseconds=2)
+    between = marks["dataworks"] + (marks["shareplex"] - marks["dataworks"]) / 2
+    from pyspark.sql import SparkSession
+
+    spark = SparkSession.builder.getOrCreate()
+    spark.createDataFrame(
+        [(dataworks_insert(n), "dataworks", "late.jsonl", None, n, None, between, "late-batch") for n in (2, 3)],
+        "raw_value string, stream_name string, origin string, origin_partition int, origin_offset bigint, "
+        "origin_timestamp timestamp, landed_at timestamp, landing_batch_id string",
+    ).write.insertInto(f"{pipeline.schema}_landing.raw_dataworks")
+    pipeline.build()
+
+    assert sorted(r["row_key"] for r in pipeline.sql(
+        "select row_key from {s}.change_log where table_id = 'db.w'")) == ["1", "2", "3"]
+    assert sorted(r["row_key"] for r in pipeline.sql(
+        "select row_key from {s}.current_state where table_id = 'db.w' and not is_deleted")) == ["1", "2", "3"]
+    assert sorted(r["row_key"] for r in pipeline.sql(
+        "select row_key from {s}.row_history where table_id = 'db.w' and is_current")) == ["1", "2", "3"]
+    incremental = as_set(pipeline.sql(STATE)), as_set(pipeline.sql(HISTORY))
+    pipeline.build("--full-refresh")
+    assert (as_set(pipeline.sql(STATE)), as_set(pipeline.sql(HISTORY))) == incremental
