@@ -18,12 +18,22 @@
         )
     {%- endset -%}
     case
-        when {{ text }} is null or not {{ text }} rlike '^[-+]?[0-9]{1,30}(\\.[0-9]{0,12})?$'
+        when not {{ is_sort_key_number(expression) }}
             then concat('A', repeat('0', 42))
         when {{ text }} rlike '^-' and {{ text }} rlike '[1-9]'
             then concat('B', translate({{ digits }}, '0123456789', '9876543210'))
         else concat('C', {{ digits }})
     end
+{%- endmacro %}
+
+
+{#
+    True when `expression` is a number `sort_key_number` can order (class B or C), false when
+    it is null or not a number (class A). Formats use it to quarantine a change without a
+    usable vendor position (`missing_position`) instead of ordering it before everything.
+#}
+{% macro is_sort_key_number(expression) -%}
+    coalesce(trim(cast({{ expression }} as string)) rlike '^[-+]?[0-9]{1,30}(\\.[0-9]{0,12})?$', false)
 {%- endmacro %}
 
 

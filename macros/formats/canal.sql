@@ -316,10 +316,10 @@ struct<
         false as after_is_partial,
         {{ canal__column_types('message.mysqlType', 'message.sqlType', 'row_image') }} as column_types,
         case
-            when try_cast(message.es as bigint) > 0 then timestamp_millis(try_cast(message.es as bigint))
+            when try_cast(message.es as bigint) > 0 then {{ epoch_to_timestamp('message.es', 'ms') }}
         end as committed_at,
         case
-            when try_cast(message.ts as bigint) > 0 then timestamp_millis(try_cast(message.ts as bigint))
+            when try_cast(message.ts as bigint) > 0 then {{ epoch_to_timestamp('message.ts', 'ms') }}
         end as captured_at,
         nullif(concat_ws('/', message.id, message.gtid), '') as source_position,
         concat(

@@ -15,6 +15,29 @@
 {% endmacro %}
 
 
+{# An image flag: `Y` (seed 000), also a JSON boolean, `true`, `yes`, `t` or `1`, any case. #}
+{% macro datahub_tuple__flag_is_set(flag) -%}
+    coalesce(upper(trim({{ flag }})) in ('Y', 'YES', 'TRUE', 'T', '1'), false)
+{%- endmacro %}
+
+
+{#
+    `_excute_time_`: an epoch number read by magnitude (10-digit seconds, 13-digit ms,
+    16-digit µs as a DataHub TIMESTAMP, 19-digit ns; values <= 0 and times outside the
+    years 0001-9999 are null), else timestamp text.
+#}
+{% macro datahub_tuple__execute_time(execute_time) -%}
+    case
+        when trim({{ execute_time }}) rlike '^[-+]?[0-9]+(\\.[0-9]*)?$' then
+            case
+                when try_cast(trim({{ execute_time }}) as decimal(38, 6)) > 0
+                    then {{ epoch_to_timestamp(execute_time, 'auto') }}
+            end
+        else try_to_timestamp({{ execute_time }})
+    end
+{%- endmacro %}
+
+
 {% macro datahub_tuple__message_schema() -%}
 map<string, string>
 {%- endmacro %}
@@ -34,8 +57,8 @@ map<string, string>
         select
             parsed.*,
             record['_operation_type_'] as vendor_operation,
-            upper(record['_before_image_']) = 'Y' as is_before_image,
-            upper(record['_after_image_']) = 'Y' as is_after_image,
+            {{ datahub_tuple__flag_is_set("record['_before_image_']") }} as is_before_image,
+            {{ datahub_tuple__flag_is_set("record['_after_image_']") }} as is_after_image,
             coalesce(record['_excute_time_'], record['_execute_time_']) as execute_time,
             coalesce(nullif(record['_source_table_'], ''), stream_name) as table_name,
             map_filter(
@@ -86,7 +109,7 @@ map<string, string>
                 when vendor_operation is null then 'missing_operation'
                 when operation is null then 'unknown_operation'
                 when table_name is null then 'missing_table'
-                when record['_sequence_id_'] is null then 'missing_position'
+                when not {{ is_sort_key_number("record['_sequence_id_']") }} then 'missing_position'
                 when computed_row_key is null then 'missing_key'
             end as quarantine_reason
         from shaped
@@ -114,11 +137,7 @@ map<string, string>
         after,
         false as after_is_partial,
         transform_values(image, (column_name, value) -> 'string') as column_types,
-        case
-            when execute_time rlike '^[0-9]{13}$' then timestamp_millis(cast(execute_time as bigint))
-            when execute_time rlike '^[0-9]{10}$' then timestamp_seconds(cast(execute_time as bigint))
-            else try_to_timestamp(execute_time)
-        end as committed_at,
+        {{ datahub_tuple__execute_time('execute_time') }} as committed_at,
         cast(null as timestamp) as captured_at,
         record['_sequence_id_'] as source_position,
         concat(

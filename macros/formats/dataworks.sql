@@ -7,6 +7,10 @@
       <format>__events(landed)       landed messages (CTE name) -> event rows (staging contract)
 #}
 
+{#
+    The timestamp fields are read as text: a JSON number and a quoted number
+    ("eventTime": "1605339932000") are both accepted, and converted by epoch_to_timestamp.
+#}
 {% macro dataworks__message_schema() -%}
 struct<
     schema: struct<
@@ -20,7 +24,7 @@ struct<
         sequenceId: string,
         scn: string,
         op: string,
-        timestamp: struct<eventTime: bigint, systemTime: bigint, checkpointTime: bigint>,
+        timestamp: struct<eventTime: string, systemTime: string, checkpointTime: string>,
         ddl: struct<text: string, ddlMeta: string>
     >,
     version: string,
@@ -29,10 +33,15 @@ struct<
 {%- endmacro %}
 
 
-{# Vendor op -> (event class, canonical operation). Ops are case-sensitive (seed 000). #}
+{#
+    Vendor op -> (event class, canonical operation). Ops are case-sensitive (seed 000).
+    `UPDATE` is in seed 000's Blob template op list (not in its op table): it is read like
+    UPDATE_AFTER (see dataworks__events for the halves).
+#}
 {% macro dataworks__operations() %}
     {{ return({
         'INSERT': ('change', 'insert'),
+        'UPDATE': ('change', 'update'),
         'UPDATE_AFTER': ('change', 'update'),
         'UPDATE_BEFOR': ('update_half', 'update_before'),
         'UPDATE_BEFORE': ('update_half', 'update_before'),
@@ -55,7 +64,7 @@ struct<
 {% endmacro %}
 
 
-{# StreamX field types -> canonical types. #}
+{# StreamX field types -> canonical types (type names are matched case-insensitively). #}
 {% macro dataworks__type_map() %}
     {{ return({
         'BOOLEAN': 'boolean',
@@ -69,18 +78,35 @@ struct<
 
 
 {#
-    Canonical text of an image: DATE values (13-digit epoch milliseconds) become UTC timestamp
-    text; every other value keeps its JSON text (BYTES stay Base64).
+    Canonical text of an image: DATE values (documented as 13-digit epoch milliseconds; a
+    value that is no year 0001-9999 in ms is read as µs, then ns) become UTC timestamp text;
+    a DATE value that is no such number keeps its text. Every other value keeps its JSON text
+    (BYTES stay Base64). `vendor_types` holds upper-case type names.
 #}
 {% macro dataworks__canonical_image(image, vendor_types) -%}
     transform_values(
         {{ image }},
         (column_name, value) -> case
-            when {{ vendor_types }}[column_name] = 'DATE' and value rlike '^-?[0-9]{1,18}$'
-                then date_format(timestamp_millis(cast(value as bigint)), 'yyyy-MM-dd HH:mm:ss.SSS')
+            when {{ vendor_types }}[column_name] = 'DATE'
+                then coalesce(
+                    date_format({{ epoch_to_timestamp('value', 'ms_or_finer') }}, 'yyyy-MM-dd HH:mm:ss.SSS'),
+                    value
+                )
             else value
         end
     )
+{%- endmacro %}
+
+
+{#
+    An event time (documented as 13-digit epoch ms; 10-digit seconds, 16-digit µs and
+    19-digit ns are read by magnitude). Values <= 0 (full-load records carry -1), text that
+    is no number and times outside the years 0001-9999 are null.
+#}
+{% macro dataworks__event_time(field) -%}
+    case
+        when try_cast(trim({{ field }}) as decimal(38, 6)) > 0 then {{ epoch_to_timestamp(field, 'auto') }}
+    end
 {%- endmacro %}
 
 
@@ -101,18 +127,20 @@ struct<
             -- a column entry without a name cannot be a map key (it would fail the run)
             map_from_entries(
                 filter(
-                    transform(message.schema.dataColumn, c -> struct(c.name as name, c.type as type)),
+                    transform(message.schema.dataColumn, c -> struct(c.name as name, upper(trim(c.type)) as type)),
                     c -> c.name is not null
                 )
             ) as vendor_types,
             message.payload.before.dataColumn as raw_before,
             message.payload.after.dataColumn as raw_after,
-            coalesce(
-                message.schema.primaryKey,
-                {{ configured_primary_keys() }}[
+            -- a null or empty primaryKey falls back to var('cdc_primary_keys')
+            case
+                when coalesce(size(message.schema.primaryKey), 0) > 0 then message.schema.primaryKey
+                else {{ configured_primary_keys() }}[
                     concat_ws('.', message.schema.source.dbName, message.schema.source.schemaName, message.schema.source.tableName)
                 ]
-            ) as declared_keys
+            end as declared_keys,
+            message.payload.sequenceId as sequence_id
         from parsed
     ),
 
@@ -132,17 +160,20 @@ struct<
         from fields
     ),
 
-    -- An UPDATE_AFTER without a before image is the second half of a two-message update.
+    -- An UPDATE_AFTER (or UPDATE) without a before image is the after half of a two-message
+    -- update; an UPDATE with only a before image is its before half. With both images it is
+    -- one update.
     shaped as (
         select
             classified.*,
             case
-                when known_class = 'change' and vendor_operation = 'UPDATE_AFTER' and raw_before is null
-                    then 'update_half'
+                when vendor_operation in ('UPDATE_AFTER', 'UPDATE') and raw_before is null then 'update_half'
+                when vendor_operation = 'UPDATE' and raw_after is null then 'update_half'
                 else known_class
             end as event_class_raw,
             case
-                when vendor_operation = 'UPDATE_AFTER' and raw_before is null then 'update_after'
+                when vendor_operation in ('UPDATE_AFTER', 'UPDATE') and raw_before is null then 'update_after'
+                when vendor_operation = 'UPDATE' and raw_after is null then 'update_before'
                 else known_operation
             end as operation,
             {{ dataworks__canonical_image('raw_before', 'vendor_types') }} as before,
@@ -173,8 +204,13 @@ struct<
                 when message._corrupt_record is not null then 'type_clash'
                 when vendor_operation is null then 'missing_operation'
                 when known_class is null then 'unknown_operation'
-                when known_class in ('change', 'update_half', 'schema_change', 'truncate')
+                -- a DDL may name only the database (CREATE DATABASE, a QUERY): schema_changes
+                when known_class in ('change', 'update_half', 'truncate')
                     and message.schema.source.tableName is null then 'missing_table'
+                -- without a sequenceId a change cannot be ordered, a half cannot be paired and
+                -- a truncate would clear nothing
+                when known_class in ('change', 'update_half', 'truncate')
+                    and not {{ is_sort_key_number('sequence_id') }} then 'missing_position'
                 when operation in ('insert', 'update', 'update_after') and raw_after is null
                     then 'missing_after_image'
                 when operation in ('delete', 'update_before') and raw_before is null
@@ -209,17 +245,33 @@ struct<
         before,
         after,
         false as after_is_partial,
-        transform_values(
-            vendor_types,
-            (column_name, vendor_type) -> case vendor_type
-                {%- for vendor_type, canonical in types.items() %}
-                when '{{ vendor_type }}' then '{{ canonical }}'
-                {%- endfor %}
-                else 'string'
-            end
-        ) as column_types,
-        case when message.payload.timestamp.eventTime > 0 then timestamp_millis(message.payload.timestamp.eventTime) end as committed_at,
-        case when message.payload.timestamp.systemTime > 0 then timestamp_millis(message.payload.timestamp.systemTime) end as captured_at,
+        -- every declared column, and every image column (`string` when schema.dataColumn
+        -- does not type it)
+        case
+            when vendor_types is not null or raw_before is not null or raw_after is not null then
+                map_from_arrays(
+                    array_distinct(concat(
+                        coalesce(map_keys(vendor_types), array()),
+                        coalesce(map_keys(raw_before), array()),
+                        coalesce(map_keys(raw_after), array())
+                    )),
+                    transform(
+                        array_distinct(concat(
+                            coalesce(map_keys(vendor_types), array()),
+                            coalesce(map_keys(raw_before), array()),
+                            coalesce(map_keys(raw_after), array())
+                        )),
+                        column_name -> case vendor_types[column_name]
+                            {%- for vendor_type, canonical in types.items() %}
+                            when '{{ vendor_type }}' then '{{ canonical }}'
+                            {%- endfor %}
+                            else 'string'
+                        end
+                    )
+                )
+        end as column_types,
+        {{ dataworks__event_time('message.payload.timestamp.eventTime') }} as committed_at,
+        {{ dataworks__event_time('message.payload.timestamp.systemTime') }} as captured_at,
         message.payload.sequenceId as source_position,
         concat(
             {{ sort_key_number('message.payload.sequenceId') }},
@@ -234,7 +286,7 @@ struct<
         map_filter(
             map(
                 'scn', message.payload.scn,
-                'checkpoint_time', cast(message.payload.timestamp.checkpointTime as string),
+                'checkpoint_time', message.payload.timestamp.checkpointTime,
                 'db_version', message.schema.source.dbVersion,
                 'format_version', message.version
             ),

@@ -251,6 +251,13 @@ def decode_ddl_meta(encoded: str | bytes | None) -> dict[str, Any]:
     """Decode a ``ddlMeta`` value. Raises :class:`DdlMetaError` with a reason code."""
     if encoded is None:
         raise DdlMetaError(ERROR_NOT_BASE64, "ddlMeta is null")
+    # Java's MIME encoder (and some producers) wrap Base64 at 76 characters with CR LF:
+    # whitespace is never part of the alphabet, so it is dropped before the strict decode
+    # (which still rejects any other stray character).
+    if isinstance(encoded, str):
+        encoded = "".join(encoded.split())
+    else:
+        encoded = b"".join(bytes(encoded).split())
     try:
         raw = base64.b64decode(encoded, validate=True)
     except (binascii.Error, ValueError) as error:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from .conftest import FIXTURES_DIR
@@ -46,3 +48,28 @@ def test_seed_example_ends_deleted(tuple_pipeline):
 
 def test_broken_record_is_quarantined(tuple_pipeline):
     assert tuple_pipeline.sql("select reason_code from {s}.quarantine") == [{"reason_code": "not_json"}]
+
+
+def tuple_record(op, seq, before_flag, after_flag, execute_time, **columns):
+    return json.dumps({**columns, "_sequence_id_": seq, "_operation_type_": op, "_execute_time_": execute_time,
+                       "_source_table_": "shop.items", "_before_image_": before_flag, "_after_image_": after_flag})
+
+
+def test_microsecond_times_and_boolean_image_flags(make_pipeline):
+    """DataHub TIMESTAMP is µs; image flags as JSON booleans, 'TRUE' or '1' mean Y."""
+    pipeline = make_pipeline("tupleflags", {"cdc_primary_keys": {"shop.items": ["id"]}})
+    pipeline.land("datahub_tuple", [
+        tuple_record("I", "100", False, True, 1649991726000123, id=1, v="a"),           # 16 digits: µs
+        tuple_record("U", "101", "TRUE", "false", "1649991756000000000", id=1, v="a"),  # 19 digits: ns
+        tuple_record("U", "101", "0", "1", "1649991756", id=1, v="b"),                  # 10 digits: s
+        tuple_record("D", "102", True, False, "99999999999999999999999", id=1, v="b"),  # no time at all
+        tuple_record("I", "x7", "N", "Y", "1649991726000", id=2, v="c"),                # no usable position
+    ])
+    pipeline.build()
+    rows = pipeline.sql("select operation, committed_at, before, after from {s}.change_log order by sort_key")
+    assert [(r["operation"], str(r["committed_at"])) for r in rows] == [
+        ("insert", "2022-04-15 03:02:06.000123"), ("update", "2022-04-15 03:02:36"), ("delete", "None"),
+    ]
+    assert rows[1]["before"]["v"] == "a" and rows[1]["after"]["v"] == "b"
+    assert pipeline.sql("select * from {s}.unpaired_update_halves") == []
+    assert pipeline.sql("select reason_code from {s}.quarantine") == [{"reason_code": "missing_position"}]

@@ -36,7 +36,7 @@ def seed_history(make_pipeline):
         "state": pipeline.sql("select table_id, row_key, row_image, is_deleted from {s}.current_state order by table_id"),
     }
     pipeline.land("dataworks", [fixture_message(f"dataworks/{name}.json") for name in [
-        "seed000_update_after", "seed001_update_after", "seed000_delete", "seed001_heartbeat",
+        "seed000_update_after", "seed001_update_after", "seed000_delete", "seed001_delete", "seed001_heartbeat",
     ]])
     pipeline.build()
     # a redelivered insert (at-least-once) must neither duplicate nor resurrect the row
@@ -77,18 +77,56 @@ def test_seed_history_ends_with_no_live_row(seed_history):
 
 
 def test_table_without_primary_key_is_keyed_by_row_id(seed_history):
-    pipeline, _ = seed_history
+    pipeline, after_first = seed_history
+    live = {r["table_id"]: r for r in after_first["state"]}
+    assert live["pkset_test.pkset_test_no_pk"]["row_image"]["sex"] == "man"
+    assert not live["pkset_test.pkset_test_no_pk"]["is_deleted"]
     state = pipeline.sql("select * from {s}.current_state where table_id = 'pkset_test.pkset_test_no_pk'")
     assert len(state) == 1
     row = state[0]
     assert row["row_key"] == "15" and row["row_key_kind"] == "row_id"
-    assert row["row_image"]["sex"] == "woman" and not row["is_deleted"]
+    assert row["row_image"]["sex"] == "woman"
+
+
+def test_seed001_history_ends_deleted(seed_history):
+    pipeline, _ = seed_history
+    rows = pipeline.sql(
+        "select operation, row_key, before, after, source_position from {s}.change_log "
+        "where table_id = 'pkset_test.pkset_test_no_pk' order by sort_key"
+    )
+    assert [(r["operation"], r["source_position"]) for r in rows] == [
+        ("insert", "1620457642589000000"), ("update", "1620457642589000001"), ("delete", "1620457642589000002"),
+    ]
+    assert rows[1]["before"]["sex"] == "man" and rows[1]["after"]["sex"] == "woman"
+    assert rows[2]["before"]["sex"] == "woman" and rows[2]["after"] is None
+    state = pipeline.sql("select * from {s}.current_state where table_id = 'pkset_test.pkset_test_no_pk'")
+    assert [(r["row_key"], r["is_deleted"], r["deleted_by"]) for r in state] == [("15", True, "delete")]
+
+
+COMPARED = ["change_id", "operation", "vendor_operation", "row_key", "row_key_kind", "previous_row_key", "primary_key_columns",
+            "before", "after", "column_types", "committed_at", "captured_at", "source_position"]
+
+
+def test_update_in_one_message_equals_the_two_halves(seed_history, make_pipeline):
+    """Seed 001's "one Kafka record per update" gives the same change_log as its two-message form."""
+    halves, _ = seed_history
+    one = make_pipeline("seedone")
+    one.land("dataworks", [fixture_message(f"dataworks/{name}.json") for name in [
+        "seed001_insert", "seed001_update_in_one", "seed001_delete",
+    ]])
+    one.build()
+    query = ("select " + ", ".join(COMPARED) + " from {s}.change_log "
+             "where table_id = 'pkset_test.pkset_test_no_pk' order by sort_key")
+    from_one, from_halves = one.sql(query), halves.sql(query)
+    assert [r["operation"] for r in from_one] == ["insert", "update", "delete"]
+    assert from_one == from_halves
+    assert one.sql("select * from {s}.unpaired_update_halves") == [] and one.sql("select * from {s}.quarantine") == []
 
 
 def test_redelivered_insert_is_kept_once(seed_history):
     pipeline, _ = seed_history
     counts = pipeline.sql("select count(*) as n, count(distinct change_id) as d from {s}.change_log")[0]
-    assert counts == {"n": 5, "d": 5}
+    assert counts == {"n": 6, "d": 6}
 
 
 def test_ddl_lands_in_schema_changes_with_decoded_ddl_meta(seed_history):
@@ -107,7 +145,7 @@ def test_heartbeats_feed_stream_progress(seed_history):
     progress = pipeline.sql("select * from {s}.stream_progress")
     assert len(progress) == 1
     assert str(progress[0]["last_heartbeat_at"]) == "2021-05-08 07:07:39"
-    assert progress[0]["messages_landed"] == 11
+    assert progress[0]["messages_landed"] == 12
 
 
 def test_quiet_stream_with_heartbeats_is_alive(make_pipeline):

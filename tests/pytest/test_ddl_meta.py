@@ -131,6 +131,18 @@ def test_not_base64_is_reported():
     assert error.value.reason == ERROR_NOT_BASE64
 
 
+def test_mime_wrapped_base64_decodes_like_the_plain_text():
+    # java.util.Base64.getMimeEncoder(): 76-character lines separated by CR LF
+    wrapped = "\r\n".join(SEED_DDL_META[i:i + 76] for i in range(0, len(SEED_DDL_META), 76))
+    assert "\r\n" in wrapped
+    assert decode_ddl_meta(" " + wrapped + "\n") == decode_ddl_meta(SEED_DDL_META)
+    assert decode_ddl_meta(wrapped.encode()) == decode_ddl_meta(SEED_DDL_META)
+    # whitespace is the only thing tolerated: any other stray character is still not Base64
+    with pytest.raises(DdlMetaError) as error:
+        decode_ddl_meta(SEED_DDL_META[:40] + "!" + SEED_DDL_META[40:])
+    assert error.value.reason == ERROR_NOT_BASE64
+
+
 def test_not_java_is_reported():
     with pytest.raises(DdlMetaError) as error:
         decode_ddl_meta(base64.b64encode(b"plain text, not a stream").decode())
