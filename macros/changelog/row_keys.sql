@@ -32,13 +32,33 @@
 {%- endmacro %}
 
 
+{#
+    The value of key column `column` in `image`: the column of that exact name, else (no
+    column of that exact name) the first, in name order, whose name matches it ignoring case
+    (MySQL, Oracle and SQL Server column names are case-insensitive: Canal may give pkNames
+    `k1` with the row's column written `K1`).
+#}
+{% macro key_value(image, column) -%}
+    case
+        when array_contains(map_keys({{ image }}), {{ column }}) then {{ image }}[{{ column }}]
+        else try_element_at(
+            transform(
+                array_sort(map_entries(map_filter({{ image }}, (image_column__, image_value__) -> lower(image_column__) = lower({{ column }})))),
+                image_entry__ -> image_entry__.value
+            ),
+            1
+        )
+    end
+{%- endmacro %}
+
+
 {# The key value text for `key_columns` (array<string>) read from `image` (map). #}
 {% macro key_text(key_columns, image) -%}
     case
         when {{ key_columns }} is null or size({{ key_columns }}) = 0 or {{ image }} is null then null
-        when exists({{ key_columns }}, k -> {{ image }}[k] is null) then null
-        when size({{ key_columns }}) = 1 then element_at({{ image }}, element_at({{ key_columns }}, 1))
-        else to_json(transform({{ key_columns }}, k -> {{ image }}[k]))
+        when exists({{ key_columns }}, key_column__ -> {{ key_value(image, 'key_column__') }} is null) then null
+        when size({{ key_columns }}) = 1 then {{ key_value(image, 'element_at(' ~ key_columns ~ ', 1)') }}
+        else to_json(transform({{ key_columns }}, key_column__ -> {{ key_value(image, 'key_column__') }}))
     end
 {%- endmacro %}
 

@@ -154,6 +154,38 @@ struct<
 {%- endmacro %}
 
 
+{#
+    SQL array<string>: the columns of a message whose values are bytes (`mysqlType` binary,
+    varbinary, (tiny|medium|long)blob; where `mysqlType` is silent, `sqlType` -2/-3/-4/2004).
+    Canal writes their values as ISO-8859-1 text of the bytes (one char per byte).
+#}
+{% macro canal__binary_columns(mysql_types, sql_types) -%}
+    map_keys(map_filter(
+        {{ canal__column_types(mysql_types, sql_types, 'cast(null as map<string, string>)') }},
+        (column_name, column_type) -> regexp_extract(column_type, '^\\s*([a-z]+)', 1)
+            in ('binary', 'varbinary', 'blob', 'tinyblob', 'mediumblob', 'longblob')
+    ))
+{%- endmacro %}
+
+
+{#
+    An image with the values of `binary_columns` re-encoded as standard Base64 of their
+    ISO-8859-1 bytes (the canonical text of binary values, docs/canonical-contract.md). A value
+    with a character above U+00FF is not ISO-8859-1 text of bytes: it is kept as sent.
+#}
+{% macro canal__binary_as_base64(image, binary_columns) -%}
+    case
+        when {{ image }} is null or size({{ binary_columns }}) = 0 then {{ image }}
+        else transform_values({{ image }}, (column_name, value) -> case
+            when value is not null and array_contains({{ binary_columns }}, column_name)
+                and value rlike '^[\\u0000-\\u00ff]*$'
+                then base64(encode(value, 'ISO-8859-1'))
+            else value
+        end)
+    end
+{%- endmacro %}
+
+
 {% macro canal__events(landed) %}
     {%- set operations = canal__operations() -%}
     with parsed as (
@@ -246,16 +278,24 @@ struct<
     ),
 
     -- One event per element of data[] for valid row changes; one event for anything else.
+    -- Values of binary columns become Base64 of their ISO-8859-1 bytes.
     exploded as (
         select
             typed.*,
             coalesce(row_position, 0) as row_index,
-            row_image,
-            try_element_at(previous_values, coalesce(row_position, 0) + 1) as previous_image
-        from typed
+            {{ canal__binary_as_base64('raw_row_image', 'binary_columns') }} as row_image,
+            {{ canal__binary_as_base64(
+                'try_element_at(previous_values, coalesce(row_position, 0) + 1)', 'binary_columns'
+            ) }} as previous_image
+        from (
+            select
+                typed.*,
+                {{ canal__binary_columns('message.mysqlType', 'message.sqlType') }} as binary_columns
+            from typed
+        ) as typed
         lateral view outer posexplode(
             case when message_reason is null and event_class_raw = 'change' then row_images end
-        ) as row_position, row_image
+        ) as row_position, raw_row_image
     ),
 
     shaped as (

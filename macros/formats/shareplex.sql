@@ -33,8 +33,10 @@ struct<
 
 
 {#
-    `meta.op` (compared lower-cased and trimmed: the seed names the ops INSERT, UPDATE, …
-    and its examples write ins, upd, del) -> (event class, canonical operation).
+    `meta.op` -> (event class, canonical operation). The op is compared lower-cased with every
+    character but a-z removed (shareplex__op_name), so `UPDATE BEFORE`, `update_before`,
+    `upd_before` and `UpdBefore` are one op: the seed names the ops INSERT, UPDATE, DELETE,
+    TRUNCATE, DROP COLUMN, UPDATE BEFORE, UPDATE AFTER and its examples write ins, upd, del.
 #}
 {% macro shareplex__operations() %}
     {{ return({
@@ -44,17 +46,23 @@ struct<
         'update': ('change', 'update'),
         'del': ('change', 'delete'),
         'delete': ('change', 'delete'),
-        'update before': ('update_half', 'update_before'),
-        'update_before': ('update_half', 'update_before'),
-        'update after': ('update_half', 'update_after'),
-        'update_after': ('update_half', 'update_after'),
+        'updatebefore': ('update_half', 'update_before'),
+        'updbefore': ('update_half', 'update_before'),
+        'updateafter': ('update_half', 'update_after'),
+        'updafter': ('update_half', 'update_after'),
         'trunc': ('truncate', 'truncate'),
         'truncate': ('truncate', 'truncate'),
+        'truncatetable': ('truncate', 'truncate'),
         'dropcol': ('schema_change', 'drop_column'),
-        'drop column': ('schema_change', 'drop_column'),
-        'drop_column': ('schema_change', 'drop_column'),
+        'dropcolumn': ('schema_change', 'drop_column'),
     }) }}
 {% endmacro %}
+
+
+{# The comparable op name: lower case, letters only. #}
+{% macro shareplex__op_name(op) -%}
+    regexp_replace(lower({{ op }}), '[^a-z]', '')
+{%- endmacro %}
 
 
 {# Numeric parts of the transaction id `trans` (e.g. `7.0.411499`) compared in sort_key. #}
@@ -77,7 +85,7 @@ struct<
         select
             parsed.*,
             message.meta.op as vendor_operation,
-            lower(trim(message.meta.op)) as op_name,
+            {{ shareplex__op_name('message.meta.op') }} as op_name,
             nullif(trim(message.meta.`table`), '') as table_name,
             nullif(trim(message.meta.rowid), '') as row_id,
             nullif(trim(message.meta.scn), '') as scn
@@ -163,7 +171,8 @@ struct<
                 when vendor_operation is null then 'missing_operation'
                 when event_class_raw is null then 'unknown_operation'
                 when table_name is null then 'missing_table'
-                when event_class_raw in ('change', 'update_half', 'truncate') and scn is null then 'missing_position'
+                -- scn, trans, seq and time are all optional for ordering (landing order always
+                -- exists); a half needs trans + seq to find its partner.
                 when event_class_raw = 'update_half'
                     and (message.meta.trans is null or message.meta.seq is null) then 'missing_position'
                 when operation in ('insert', 'update', 'update_after') and message.data is null
@@ -216,12 +225,13 @@ struct<
             {{ sort_key_number("try_element_at(split(message.meta.trans, '[.]'), " ~ part ~ ")") }},
             {%- endfor %}
             {{ sort_key_number('message.meta.seq') }},
+            {{ sort_key_number('unix_micros(try_to_timestamp(message.meta.time))') }},
             case when operation = 'update_before' then '0' else '1' end,
             {{ landing_order_key('0') }}
         ) as sort_key,
         message.meta.trans as transaction_id,
         case
-            when event_class_raw = 'update_half' then concat_ws('/', message.meta.trans, message.meta.seq)
+            when event_class_raw = 'update_half' then concat_ws('/', message.meta.trans, row_id)
         end as pairing_key,
         cast(null as string) as ddl_text,
         cast(null as string) as ddl_meta,

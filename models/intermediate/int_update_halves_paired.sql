@@ -33,16 +33,23 @@ candidate_halves as (
         and halves.pairing_key = touched_groups.pairing_key
 ),
 
+-- The k-th before half of a pairing key pairs with its k-th after half (macro
+-- update_half_ordinals); copies of one half share its ordinal.
+ranked_halves as (
+    {{ update_half_ordinals('candidate_halves') }}
+),
+
 -- The earliest landed copy of each half wins when a half is delivered twice.
 grouped as (
     select
         source_format,
         table_id,
         pairing_key,
-        min_by(struct(candidate_halves.*), sort_key) filter (where operation = 'update_after') as after_half,
-        min_by(struct(candidate_halves.*), sort_key) filter (where operation = 'update_before') as before_half
-    from candidate_halves
-    group by source_format, table_id, pairing_key
+        pair_ordinal,
+        min_by(struct(ranked_halves.*), sort_key) filter (where operation = 'update_after') as after_half,
+        min_by(struct(ranked_halves.*), sort_key) filter (where operation = 'update_before') as before_half
+    from ranked_halves
+    group by source_format, table_id, pairing_key, pair_ordinal
 ),
 
 paired as (

@@ -2,9 +2,14 @@
 
 -- Halves of two-message updates whose partner has not landed yet: held, not applied, and
 -- listed here until the partner arrives (only the pair tells whether the key changed).
-with halves as (
+-- Halves pair by (pairing key, ordinal), see macro update_half_ordinals.
+with all_halves as (
     select * from {{ ref('int_events_unioned') }}
     where event_class = 'update_half'
+),
+
+halves as (
+    {{ update_half_ordinals('all_halves') }}
 ),
 
 half_counts as (
@@ -12,10 +17,11 @@ half_counts as (
         source_format,
         table_id,
         pairing_key,
+        pair_ordinal,
         count_if(operation = 'update_before') as before_halves,
         count_if(operation = 'update_after') as after_halves
     from halves
-    group by source_format, table_id, pairing_key
+    group by source_format, table_id, pairing_key, pair_ordinal
 )
 
 select
@@ -42,4 +48,5 @@ inner join half_counts
     on halves.source_format = half_counts.source_format
     and halves.table_id = half_counts.table_id
     and halves.pairing_key = half_counts.pairing_key
+    and halves.pair_ordinal = half_counts.pair_ordinal
 where half_counts.before_halves = 0 or half_counts.after_halves = 0

@@ -168,18 +168,44 @@ def encode_record(record: dict) -> bytes:
     return buffer.getvalue()
 
 
-def read_record(data: bytes) -> dict:
-    """The Avro datum of ``data``; union values of the images as ``(type_name, value)``.
+@lru_cache(maxsize=1)
+def legacy_record_schema():
+    """The older published ``Record`` layout: the same fields without the trailing
+    ``bornTimestamp`` (DTS instances and SDK versions before it was added still write it)."""
+    import fastavro
 
-    Raises on bytes that are not exactly one DTS record (trailing bytes included).
-    """
+    with open(SCHEMA_PATH, encoding="utf-8") as handle:
+        schema = json.load(handle)
+    schema["fields"] = [field for field in schema["fields"] if field["name"] != "bornTimestamp"]
+    return fastavro.parse_schema(schema)
+
+
+def _read_exactly(data: bytes, schema) -> dict:
     import fastavro
 
     stream = io.BytesIO(data)
-    record = fastavro.schemaless_reader(stream, record_schema(), None, return_named_type=True)
+    record = fastavro.schemaless_reader(stream, schema, None, return_named_type=True)
     if stream.tell() != len(data):
         raise ValueError(f"{len(data) - stream.tell()} bytes after the record")
     return record
+
+
+def read_record(data: bytes) -> dict:
+    """The Avro datum of ``data``; union values of the images as ``(type_name, value)``.
+
+    Reads the current layout first; bytes it does not read exactly are read again with the
+    older layout without ``bornTimestamp`` (the record then has ``bornTimestamp`` = None).
+    Raises on bytes that are exactly one record of neither layout (trailing bytes included).
+    """
+    try:
+        return _read_exactly(data, record_schema())
+    except Exception as current_error:  # noqa: BLE001 - any reader failure: try the older layout
+        try:
+            record = _read_exactly(data, legacy_record_schema())
+        except Exception:  # noqa: BLE001 - report the current layout's failure
+            raise current_error from None
+        record["bornTimestamp"] = None
+        return record
 
 
 # Sources whose two-part object names are owner.table (the owner is a schema, not a database).

@@ -51,6 +51,9 @@ def one_line(relative: str) -> str:
 
 
 T0 = 1_700_000_000_000
+BIN_B = "\x00\xff\x80abc"
+BLOB_TYPES = {"id": "int(11)", "b": "binary(6)", "vb": "varbinary(10)", "bl": "blob", "txt": "text"}
+BLOB_SQL_TYPES = {"id": 4, "b": -2, "vb": -3, "bl": 2004, "txt": 2005}
 
 MIXED_STREAM = [
     # six rows in one INSERT; column types from mysqlType, else sqlType, else string
@@ -93,6 +96,17 @@ MIXED_STREAM = [
     ddl("ERASE", "dropme", "DROP TABLE dropme", es=T0 + 8400, id_=84),
     canal("INSERT", "dropme2", [{"id": "1"}], es=T0 + 8300, id_=85),
     ddl("DDL", "dropme2", "drop table `dropme2`", es=T0 + 8400, id_=86),
+    # binary columns: Canal sends ISO-8859-1 text of the bytes; text columns stay text
+    canal("INSERT", "blobs", [{"id": "1", "b": BIN_B, "vb": "é", "bl": "\x01\x02", "txt": "é"}], es=T0 + 8450, id_=150,
+          mysql_types=BLOB_TYPES, sql_types=BLOB_SQL_TYPES),
+    canal("UPDATE", "blobs", [{"id": "1", "b": BIN_B, "vb": "é", "bl": "\x03", "txt": "é"}], [{"bl": "\x01\x02"}],
+          es=T0 + 8451, id_=151, mysql_types=BLOB_TYPES, sql_types=BLOB_SQL_TYPES),
+    # no mysqlType: sqlType -4 (LONGVARBINARY) says binary
+    canal("INSERT", "blobs2", [{"id": "1", "lb": "\x7f\xfe"}], es=T0 + 8452, id_=152, sql_types={"id": 4, "lb": -4}),
+    # MySQL column names are case-insensitive: pkNames ["k1"], the row writes K1; exact name first
+    canal("INSERT", "ci", [{"K1": "7", "v": "x"}], es=T0 + 8460, id_=160, pk=["k1"]),
+    canal("INSERT", "ci", [{"k1": "8", "K1": "9", "v": "y"}], es=T0 + 8461, id_=161, pk=["k1"]),
+    canal("UPDATE", "ci", [{"K1": "7", "v": "x2"}], [{"v": "x"}], es=T0 + 8462, id_=162, pk=["k1"]),
     # control events
     canal("GTID", None, None, es=T0 + 8500, id_=87, pk=None, gtid=GTID),
     canal("MHEARTBEAT", None, None, db=None, es=T0 + 8600, id_=88, pk=None),
@@ -196,6 +210,35 @@ def test_one_change_per_row_of_data_with_types_from_mysql_type_then_sql_type(mix
     assert str(first["committed_at"]) == "2023-11-14 22:13:21" and str(first["captured_at"]) == "2023-11-14 22:13:21.500000"
     assert first["source_position"] == "1"
     assert first["source_metadata"] == {"es": str(T0 + 1000), "ts": str(T0 + 1500), "id": "1"}
+
+
+def b64(text: str) -> str:
+    import base64
+    return base64.b64encode(text.encode("latin-1")).decode("ascii")
+
+
+def test_binary_columns_are_base64_of_their_iso_8859_1_bytes(mixed):
+    log = changes(mixed, "blobs")
+    assert [c["operation"] for c in log] == ["insert", "update"]
+    insert, update = log
+    assert insert["after"] == {"id": "1", "b": b64(BIN_B), "vb": b64("é"), "bl": "AQI=", "txt": "é"}
+    assert insert["column_types"]["b"] == "binary(6)" and insert["column_types"]["bl"] == "blob"
+    assert update["before"]["bl"] == "AQI=" and update["after"]["bl"] == "Aw==" and update["before"]["b"] == b64(BIN_B)
+    # the typed layer's Base64 reading gives the source bytes back
+    typed = mixed.sql("select hex(try_to_binary(row_image['b'], 'base64')) as b, "
+                      "hex(try_to_binary(row_image['bl'], 'base64')) as bl from {s}.current_state "
+                      "where table_id = 'shop.blobs'")
+    assert typed == [{"b": "00FF80616263", "bl": "03"}]
+    assert changes(mixed, "blobs2")[0]["after"] == {"id": "1", "lb": "f/4="}
+
+
+def test_key_columns_match_case_insensitively_after_the_exact_name(mixed):
+    log = changes(mixed, "ci")
+    assert [(c["operation"], c["row_key"], c["row_key_kind"]) for c in log] == [
+        ("insert", "7", "primary_key"), ("insert", "8", "primary_key"), ("update", "7", "primary_key")]
+    assert log[2]["previous_row_key"] is None
+    live = {k: r["row_image"]["v"] for k, r in state(mixed, "ci").items() if not r["is_deleted"]}
+    assert live == {"7": "x2", "8": "y"}
 
 
 def test_update_before_is_data_overlaid_with_old(mixed):

@@ -306,7 +306,10 @@ def test_bad_primary_key_tag_means_no_key():
 
 # --- bad bytes never raise --------------------------------------------------------------------
 
-GOOD = encode_readable(record([{"Integer": {"precision": 3, "value": "1"}}]))
+# bornTimestamp is a multi-byte varint: cutting the last byte leaves no valid record of either layout
+GOOD = encode_readable(record([{"Integer": {"precision": 3, "value": "1"}}], bornTimestamp=1700000000123))
+# the same record in the older layout without bornTimestamp (a valid record, see below)
+GOOD_LEGACY_LENGTH = len(encode_readable(record([{"Integer": {"precision": 3, "value": "1"}}]))) - 1
 
 
 @pytest.mark.parametrize("data", [b"", b"\x00", GOOD[:-1], GOOD + b"\x00", b"\xff" * 64, b'{"id": 1}', GOOD[:10]])
@@ -317,7 +320,12 @@ def test_bad_bytes_give_an_error_not_an_exception(data):
 
 def test_every_prefix_and_every_flipped_byte_is_handled():
     for cut in range(len(GOOD)):
-        assert decode_dts_record(GOOD[:cut])[1] is not None
+        text, error = decode_dts_record(GOOD[:cut])
+        if cut == GOOD_LEGACY_LENGTH:
+            # cut right before bornTimestamp: exactly a record of the older layout
+            assert error is None and json.loads(text)["bornTimestamp"] is None
+        else:
+            assert error is not None, cut
     for index in range(len(GOOD)):
         mutated = bytearray(GOOD)
         mutated[index] ^= 0xFF
@@ -360,3 +368,37 @@ def test_framed_messages_are_numbered_and_a_cut_frame_is_kept(tmp_path):
 def test_bundled_samples_are_generated_by_this_script():
     for name, data in sample_files().items():
         assert (SAMPLES_DIR / name).read_bytes() == data, f"regenerate: python -m tests.pytest.dts_avro_samples ({name})"
+
+
+# --- the older Record layout (no bornTimestamp) -----------------------------------------------
+
+def legacy_schema():
+    schema = json.loads(dts_avro.SCHEMA_PATH.read_text(encoding="utf-8"))
+    assert schema["fields"][-1]["name"] == "bornTimestamp"
+    schema["fields"] = schema["fields"][:-1]
+    return fastavro.parse_schema(schema)
+
+
+def test_records_of_the_older_layout_without_born_timestamp_decode():
+    readable = record([{"Integer": {"precision": 11, "value": "5"}}, {"Character": {"charset": "utf8", "text": "hé"}}],
+                      [["id", 3], ["name", 253]], operation="UPDATE", sourceTxid="tx9",
+                      before=[{"Integer": {"precision": 11, "value": "4"}}, None])
+    # write the datum with fastavro using the older schema: the bytes a pre-bornTimestamp DTS writes
+    datum = fastavro.schemaless_reader(io.BytesIO(encode_readable(readable)), record_schema(), None)
+    del datum["bornTimestamp"]
+    buffer = io.BytesIO()
+    fastavro.schemaless_writer(buffer, legacy_schema(), datum)
+    legacy_bytes = buffer.getvalue()
+    with pytest.raises(EOFError):   # what used to fail: the current layout reads past the end
+        fastavro.schemaless_reader(io.BytesIO(legacy_bytes), record_schema(), None)
+    text, error = decode_dts_record(legacy_bytes)
+    assert error is None
+    doc = json.loads(text)
+    assert doc["operation"] == "UPDATE" and doc["sourceTxid"] == "tx9" and doc["bornTimestamp"] is None
+    assert doc["before"] == {"id": "4", "name": None} and doc["after"] == {"id": "5", "name": "hé"}
+    assert read_record(legacy_bytes)["bornTimestamp"] is None
+    # the current layout still reads as before, bornTimestamp included
+    assert json.loads(decode_dts_record(encode_readable({**readable, "bornTimestamp": 42}))[0])["bornTimestamp"] == 42
+    # an older-layout record with a byte more or less is still rejected
+    assert decode_dts_record(legacy_bytes[:-1])[1] is not None
+    assert decode_dts_record(legacy_bytes + b"\x02\x02")[1] is not None

@@ -28,12 +28,30 @@ def sp(op, table, data=None, key=None, *, scn, trans="7.0.411499", seq=1, size=1
     return json.dumps(message, ensure_ascii=False)
 
 
+def bare(op, table, data=None, key=None, **meta) -> str:
+    """A SharePlex message whose meta carries only what is given (op and table at least)."""
+    message = {"meta": {"op": op, "table": table, **meta}}
+    if data is not None:
+        message["data"] = data
+    if key is not None:
+        message["key"] = key
+    return json.dumps(message, ensure_ascii=False)
+
+
 def one_line(relative: str) -> str:
     """A verbatim seed example (not valid JSON) as the one-line message a queue would carry."""
     return " ".join(line.strip() for line in (FIXTURES_DIR / relative).read_text(encoding="utf-8").splitlines())
 
 
 SEED_UPDATE = json.loads(fixture_message("shareplex/seed002_update.json"))
+BONUS2 = "AAABO2AAEAAAAFUAAA"
+HALVES = [
+    sp("UPDATE BEFORE", "HR.BONUS2", {"ENAME": "WARD", "COMM": "10"}, scn="810", trans="7.0.88", seq=1, size=4, rowid=BONUS2),
+    sp("update_after", "HR.BONUS2", {"ENAME": "WARD", "COMM": "20"}, scn="810", trans="7.0.88", seq=2, size=4, rowid=BONUS2),
+    sp("upd_before", "HR.BONUS2", {"ENAME": "WARD", "COMM": "20"}, scn="810", trans="7.0.88", seq=3, size=4, rowid=BONUS2),
+    sp("UpdAfter", "HR.BONUS2", {"ENAME": "WARD", "COMM": "30"}, scn="810", trans="7.0.88", seq=4, size=4, rowid=BONUS2),
+]
+HALVES_FIRST = HALVES[:3]
 ROW_B = "AAATGpAAIAAItcIAAB"
 
 # The seed's update example with the meta fields it elides filled in, after an insert of its row.
@@ -80,6 +98,22 @@ FIRST_BATCH = [
     sp("ins", "HR.BONUS", {"ENAME": "SMITH", "COMM": "10"}, scn="600", rowid="AAABONAAEAAAAFUAAA"),
     sp("update before", "HR.BONUS", {"ENAME": "SMITH", "COMM": "10"}, scn="610", trans="7.0.77", seq=4,
        rowid="AAABONAAEAAAAFUAAA"),
+    # update halves as operations of their own (adjacent seq), one row updated twice in one
+    # transaction, op spellings varied; the second after half lands in the next batch
+    sp("ins", "HR.BONUS2", {"ENAME": "WARD", "COMM": "10"}, scn="800", rowid="AAABO2AAEAAAAFUAAA"),
+    *HALVES_FIRST,
+    # a lone after half whose before half never comes: held and listed, never applied
+    sp("UPDATE AFTER", "HR.LONE", {"ID": "1", "V": "after"}, scn="900", trans="7.0.99", seq=2,
+       rowid="AAALONAAEAAAAFUAAA"),
+    # no scn (as the seed's update example): ordered by trans / seq where given, then time
+    bare("ins", "HR.NOSCN", {"ID": "1", "V": "a"}, rowid="AAANOSAAEAAAAFUAAA", time="2017-06-16T10:00:00"),
+    bare("upd", "HR.NOSCN", {"V": "c"}, {"ID": "1", "V": "b"}, rowid="AAANOSAAEAAAAFUAAA",
+         time="2017-06-16T10:00:02"),
+    bare("upd", "HR.NOSCN", {"V": "b"}, {"ID": "1", "V": "a"}, rowid="AAANOSAAEAAAAFUAAA",
+         time="2017-06-16T10:00:01"),
+    # meta with only op and table: landing order decides
+    bare("ins", "HR.BARE", {"ID": "5", "V": "x"}),
+    bare("upd", "HR.BARE", {"V": "y"}, {"ID": "5", "V": "x"}),
 ]
 
 BROKEN = {
@@ -103,6 +137,9 @@ SECOND_BATCH = [
        rowid="AAABONAAEAAAAFUAAA"),
     # at-least-once: the seed insert delivered again
     fixture_message("shareplex/seed002_insert.json"),
+    # the second after half of HR.BONUS2, and its first before half delivered again
+    HALVES[3],
+    HALVES[0],
 ]
 
 
@@ -165,10 +202,35 @@ def test_seed_update_and_delete_examples_land_in_quarantine(shareplex):
     by_raw = {r["raw_value"]: r["reason_code"] for r in rows}
     # as printed (with "…." and a trailing comma) they are not JSON
     assert [by_raw[v] for v in VERBATIM] == ["not_json", "not_json"]
-    # repaired, the update example still lacks scn (the seed elides it): nothing to order it by
-    assert by_raw[fixture_message("shareplex/seed002_update.json")] == "missing_position"
-    # and the delete example has no table
+    # the repaired delete example has no table
     assert by_raw[fixture_message("shareplex/seed002_delete.json")] == "missing_table"
+
+
+def test_seed_update_example_without_scn_lands(shareplex):
+    # the repaired update example has only time, op and table in meta: no field is mandatory
+    # for ordering (time, then landing order), so it is an update, not quarantined
+    raw = fixture_message("shareplex/seed002_update.json")
+    assert raw not in {r["raw_value"] for r in shareplex.sql("select raw_value from {s}.quarantine")}
+    # (the completed copy of it below has an scn, so a source_position)
+    rows = [c for c in changes(shareplex, "CL_BIZ1.MIO_LOG") if c["source_position"] is None]
+    assert len(rows) == 1
+    c = rows[0]
+    assert c["operation"] == "update" and c["row_key_kind"] == "row_hash" and c["after_is_partial"] is True
+    assert c["before"] == SEED_UPDATE["key"] and c["after"] == {**SEED_UPDATE["key"], "CNTR_NO": "1171201606"}
+    assert str(c["committed_at"]) == "2017-06-16 15:38:13" and c["source_position"] is None
+
+
+def test_stream_without_scn_is_ordered_by_time_then_landing(shareplex):
+    # the upd of 10:00:02 landed before the one of 10:00:01: time decides
+    log = changes(shareplex, "HR.NOSCN")
+    assert [c["after"]["V"] for c in log] == ["a", "b", "c"]
+    assert state(shareplex, "HR.NOSCN")["AAANOSAAEAAAAFUAAA"]["row_image"] == {"ID": "1", "V": "c"}
+    # only op and table: landing order; the update moves the hashed row to its new image
+    bare_log = changes(shareplex, "HR.BARE")
+    assert [c["operation"] for c in bare_log] == ["insert", "update"]
+    assert bare_log[1]["previous_row_key"] == bare_log[0]["row_key"]
+    live = [r["row_image"] for r in state(shareplex, "HR.BARE").values() if not r["is_deleted"]]
+    assert live == [{"ID": "5", "V": "y"}]
 
 
 def test_upd_after_is_key_overlaid_with_data_and_merges_over_the_row(shareplex):
@@ -222,19 +284,35 @@ def test_truncate_and_column_drop_are_control_events(shareplex):
 
 
 def test_update_halves_pair_across_batches(shareplex):
-    assert shareplex.unpaired_after_first == [{"table_id": "HR.BONUS", "row_key": "AAABONAAEAAAAFUAAA"}]
-    assert shareplex.sql("select * from {s}.unpaired_update_halves") == []
+    assert sorted(shareplex.unpaired_after_first, key=lambda r: r["table_id"]) == [
+        {"table_id": "HR.BONUS", "row_key": "AAABONAAEAAAAFUAAA"},
+        {"table_id": "HR.BONUS2", "row_key": BONUS2},
+        {"table_id": "HR.LONE", "row_key": "AAALONAAEAAAAFUAAA"},
+    ]
+    # the lone after half stays visible; everything else paired
+    assert [(r["table_id"], r["operation"], r["reason_code"]) for r in shareplex.sql(
+        "select * from {s}.unpaired_update_halves")] == [("HR.LONE", "update_after", "unpaired_update_after")]
+    assert changes(shareplex, "HR.LONE") == []
     update = [c for c in changes(shareplex, "HR.BONUS") if c["operation"] == "update"]
     assert len(update) == 1
     assert update[0]["before"]["COMM"] == "10" and update[0]["after"]["COMM"] == "20"
     assert state(shareplex, "HR.BONUS")["AAABONAAEAAAAFUAAA"]["row_image"]["COMM"] == "20"
 
 
+def test_update_halves_with_their_own_seq_pair_in_order(shareplex):
+    # UPDATE BEFORE seq 1 + UPDATE AFTER seq 2, then seq 3 + seq 4, the same row in one
+    # transaction: two updates, in order, the redelivered before half counted once
+    updates = [c for c in changes(shareplex, "HR.BONUS2") if c["operation"] == "update"]
+    assert [(c["before"]["COMM"], c["after"]["COMM"]) for c in updates] == [("10", "20"), ("20", "30")]
+    assert [c["source_position"] for c in updates] == ["810/7.0.88/2", "810/7.0.88/4"]
+    assert state(shareplex, "HR.BONUS2")[BONUS2]["row_image"]["COMM"] == "30"
+
+
 def test_quarantine_reasons(shareplex):
     rows = shareplex.sql("select reason_code, raw_value from {s}.quarantine")
     broken = {r["reason_code"]: r["raw_value"] for r in rows if r["raw_value"] in BROKEN.values()}
     assert broken == BROKEN
-    assert len(rows) == len(BROKEN) + 4
+    assert len(rows) == len(BROKEN) + 3
 
 
 def test_every_message_is_accounted_for(shareplex):
@@ -246,11 +324,12 @@ def test_every_message_is_accounted_for(shareplex):
                where event_class = 'update_half' and operation = 'update_before') as consumed_before_halves,
              (select count(*) from {s}_staging.stg_shareplex__events
                where event_class in ('schema_change', 'truncate', 'transaction', 'heartbeat')) as control,
+             (select count(*) from {s}.unpaired_update_halves where operation = 'update_after') as held_after_halves,
              (select count(*) from {s}.quarantine) as quarantined"""
     )[0]
     # + 1: the redelivered seed insert is a duplicate of a change already applied
     assert counts["landed"] == (counts["with_changes"] + counts["consumed_before_halves"]
-                                + counts["control"] + counts["quarantined"] + 1)
+                                + counts["held_after_halves"] + counts["control"] + counts["quarantined"] + 1)
 
 
 def test_fixture_files_are_the_seed_examples():
