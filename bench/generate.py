@@ -334,8 +334,13 @@ class CanalWriter(FormatWriter):
         return str(value)
 
     def canonical(self, table: Table, row: Row) -> dict[str, str]:
+        # binary columns: sent as ISO-8859-1 text, canonical as Base64 of the bytes (canal.md)
         columns = {c.name: c for c in table.columns}
-        return {name: self.value(columns[name], v) for name, v in row.items()}
+        return {
+            name: base64.b64encode(v).decode() if columns[name].kind == "bytes" and v is not None
+            else self.value(columns[name], v)
+            for name, v in row.items()
+        }
 
     def encode(self, s: Statement) -> list[str]:
         base = {"database": self.database, "es": s.time_ms, "id": s.position, "ts": s.time_ms + 400}
