@@ -61,10 +61,27 @@
 
 
 {#
+    The CTE body `prior_marks` (source_format, high_water_mark) of current_state and
+    row_history: the latest landing time read per format, from their map column
+    `refreshed_through_by_format`. Incremental runs only.
+#}
+{% macro state_prior_marks() -%}
+    select
+        source_format,
+        max(mark) as high_water_mark
+    from (
+        select explode(refreshed_through_by_format) as (source_format, mark)
+        from {{ this }}
+    ) as marks
+    group by source_format
+{%- endmacro %}
+
+
+{#
     The per-format high-water mark of current_state and row_history, which keep what they
     have read per format in the map column `refreshed_through_by_format` (a model's rows need
     not carry every format it read, e.g. a change that lost to a newer one). Needs the CTE
-    `prior_marks` (source_format, high_water_mark) in incremental runs.
+    `prior_marks` (macro state_prior_marks) in incremental runs.
 #}
 {% macro state_high_water_mark(relation) -%}
     {%- if is_incremental() -%}

@@ -12,14 +12,7 @@
 -- one of its rows. The high-water mark is kept per source format (refreshed_through_by_format).
 {% if is_incremental() %}
 with prior_marks as (
-    select
-        source_format,
-        max(mark) as high_water_mark
-    from (
-        select explode(refreshed_through_by_format) as (source_format, mark)
-        from {{ this }}
-    ) as marks
-    group by source_format
+    {{ state_prior_marks() }}
 ),
 
 new_changes as (

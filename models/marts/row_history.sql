@@ -14,14 +14,7 @@
 -- keeps its own change image, so partial images merge right however late they come).
 {% if is_incremental() %}
 with prior_marks as (
-    select
-        source_format,
-        max(mark) as high_water_mark
-    from (
-        select explode(refreshed_through_by_format) as (source_format, mark)
-        from {{ this }}
-    ) as marks
-    group by source_format
+    {{ state_prior_marks() }}
 ),
 
 new_changes as (
