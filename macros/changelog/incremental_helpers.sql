@@ -38,25 +38,63 @@
 
 
 {#
-    Per-format high-water mark: the filter bound for an incremental read of the rows of one
-    source format. Landing time only grows within one landing table (one format), not across
-    formats: a format's batch may become visible after another format's later batch was
-    processed, so one max over every format would skip it. `relation` is the alias of the
-    relation being filtered (it has `source_format`); `this` must have `source_format` and
-    `column`. Formats `this` has not seen yet start at the epoch.
+    Per-format high-water marks of `this`, read once when the model runs (one small query):
+    {format id: SQL timestamp literal}. Landing time only grows within one landing table (one
+    format), not across formats: a format's batch may become visible after another format's
+    later batch was processed, so one max over every format could skip it. Empty outside an
+    incremental run and at parse time (every format then starts at the epoch).
 #}
-{% macro format_high_water_mark(relation, column='landed_at') -%}
-    {%- if is_incremental() -%}
-        coalesce(
-            (
-                select max(marks.{{ column }}) from {{ this }} as marks
-                where marks.source_format = {{ relation }}.source_format
-            ),
-            timestamp'1970-01-01 00:00:00'
-        )
-    {%- else -%}
-        timestamp'1970-01-01 00:00:00'
+{% macro format_marks(column='landed_at') %}
+    {%- set marks = {} -%}
+    {%- if execute and is_incremental() -%}
+        {%- set rows = run_query(
+            "select source_format, cast(max(" ~ column ~ ") as string) as mark from " ~ this
+            ~ " where source_format is not null group by source_format"
+        ).rows -%}
+        {%- for row in rows if row[1] is not none -%}
+            {%- do marks.update({row[0]: "timestamp'" ~ row[1] ~ "'"}) -%}
+        {%- endfor -%}
     {%- endif -%}
+    {{ return(marks) }}
+{% endmacro %}
+
+
+{#
+    SQL condition: the row of `relation` landed at or after its format's mark (format_marks).
+    Formats without a mark start at the epoch.
+#}
+{% macro landed_since_mark(relation, marks) -%}
+    {%- if marks -%}
+        {{ relation }}.landed_at >= case {{ relation }}.source_format
+            {%- for format_id, mark in marks.items() %}
+            when {{ cdc_sql_string(format_id) }} then {{ mark }}
+            {%- endfor %}
+            else timestamp'1970-01-01 00:00:00'
+        end
+    {%- else -%}
+        true
+    {%- endif -%}
+{%- endmacro %}
+
+
+{#
+    The staging events of every enabled format whose class is one of `event_classes`, landed
+    at or after that format's mark (format_marks): one select per staging model, each filtered
+    on a literal landing time, so Parquet skips the files of batches already processed and a
+    model with nothing new reads next to nothing.
+#}
+{% macro staged_events_since(event_classes, marks) -%}
+    {%- for format_id in cdc_enabled_formats() %}
+    select staged.*
+    from {{ ref(cdc_format(format_id)['staging_model']) }} as staged
+    where staged.event_class in ({% for c in event_classes %}{{ cdc_sql_string(c) }}{{ ", " if not loop.last }}{% endfor %})
+        {%- if format_id in marks %}
+        and staged.landed_at >= {{ marks[format_id] }}
+        {%- endif %}
+    {%- if not loop.last %}
+    union all
+    {%- endif %}
+    {%- endfor %}
 {%- endmacro %}
 
 

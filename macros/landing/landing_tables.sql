@@ -57,10 +57,10 @@
 
 {#
     The landed messages of one format in the standard landing columns, plus `message_id`.
-    In an incremental model only batches landed at or after the model's own high-water mark
-    are read (the last batch is read again; callers drop what they already hold).
+    With a read plan (staging_read_plan) only the batches the plan names are read; the filter
+    is on a literal landing time, so Parquet skips the files of older batches unread.
 #}
-{% macro landed_messages(format_id, watermark_column='landed_at') %}
+{% macro landed_messages(format_id, read_plan=none) %}
     {%- set override = var('cdc_sources', {}).get(format_id, {}) -%}
     {%- set mapped = override.get('columns', {}) -%}
     select
@@ -73,8 +73,8 @@
             {%- endfor %}
             '{{ landing_relation_name(format_id) }}' as raw_relation
         from {{ source('landing', cdc_format(format_id)['landing_table']) }}
-        {%- if is_incremental() %}
-        where cast({{ mapped.get('landed_at', 'landed_at') }} as timestamp) >= {{ high_water_mark(watermark_column) }}
+        {%- if read_plan is not none and read_plan.mark is not none %}
+        where {{ staging_read_filter("cast(" ~ mapped.get('landed_at', 'landed_at') ~ " as timestamp)", read_plan) }}
         {%- endif %}
     ) as mapped
 {% endmacro %}

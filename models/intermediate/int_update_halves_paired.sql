@@ -10,6 +10,7 @@
 -- Halves may land in different batches: every group touched by a newly landed half is
 -- regrouped from all halves. A group is emitted once both halves are there; a half alone is
 -- held (listed in unpaired_update_halves): only the pair tells whether the key changed.
+{%- set marks = format_marks() %}
 with halves as (
     select * from {{ ref('int_events_unioned') }}
     where event_class = 'update_half'
@@ -21,7 +22,7 @@ touched_groups as (
         table_id,
         pairing_key
     from halves
-    where halves.landed_at >= {{ format_high_water_mark('halves') }}
+    where {{ landed_since_mark('halves', marks) }}
 ),
 
 candidate_halves as (

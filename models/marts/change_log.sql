@@ -7,17 +7,16 @@
 
 -- The canonical change log: one row per row-level change, from every format.
 -- Append-only; a change delivered twice (same change_id) is kept once: the first landed copy.
+-- Reads only what landed since its per-format marks (format_marks).
+{%- set marks = format_marks() %}
 with single_message_changes as (
-    select events.*
-    from {{ ref('int_events_unioned') }} as events
-    where events.event_class = 'change'
-        and events.landed_at >= {{ format_high_water_mark('events') }}
+    {{ staged_events_since(['change'], marks) }}
 ),
 
 paired_updates as (
     select pairs.*
     from {{ ref('int_update_halves_paired') }} as pairs
-    where pairs.landed_at >= {{ format_high_water_mark('pairs') }}
+    where {{ landed_since_mark('pairs', marks) }}
 ),
 
 changes as (

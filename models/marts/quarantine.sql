@@ -7,11 +7,9 @@
 
 -- Raw messages (or rows of them) that could not be parsed or break the contract, with a
 -- reason code (docs/quarantine.md), the raw text and its lineage. Nothing is dropped silently.
+{%- set marks = format_marks() %}
 with invalid_events as (
-    select events.*
-    from {{ ref('int_events_unioned') }} as events
-    where events.event_class = 'invalid'
-        and events.landed_at >= {{ format_high_water_mark('events') }}
+    {{ staged_events_since(['invalid'], marks) }}
 ),
 
 shaped as (

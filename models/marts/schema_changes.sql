@@ -7,11 +7,9 @@
 
 -- One row per DDL event (and per truncate / dropped table, which also act on current_state).
 -- DataWorks ddlMeta is decoded by the Python UDF cdc_decode_ddl_meta, so this is a table.
+{%- set marks = format_marks() %}
 with ddl_events as (
-    select events.*
-    from {{ ref('int_events_unioned') }} as events
-    where events.event_class in ('schema_change', 'truncate')
-        and events.landed_at >= {{ format_high_water_mark('events') }}
+    {{ staged_events_since(['schema_change', 'truncate'], marks) }}
 ),
 
 decoded as (

@@ -8,18 +8,19 @@
 
 -- One row per element of data[] of each landed Canal message (row changes), one row per DDL,
 -- truncate, transaction marker or heartbeat, and invalid messages (or rows) with a reason.
+{%- set read_plan = staging_read_plan('canal') %}
 with landed as (
-    {{ landed_messages('canal') }}
+    {{ landed_messages('canal', read_plan) }}
+),
+
+new_messages as (
+    {{ unstaged_messages('landed', 'canal', read_plan) }}
 ),
 
 events as (
-    {{ canal__events('landed') }}
-),
-
-new_events as (
-    {{ new_rows_only('events', 'event_id', 'landed_at') }}
+    {{ canal__events('new_messages') }}
 )
 
 select
-    {{ select_event_columns('new_events') }}
-from new_events
+    {{ select_event_columns('events') }}
+from events

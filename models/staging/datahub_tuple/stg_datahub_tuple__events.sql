@@ -8,18 +8,19 @@
 
 -- One row per landed DataHub Tuple record: inserts, deletes and update halves (paired by
 -- _sequence_id_ downstream), and invalid records with a reason.
+{%- set read_plan = staging_read_plan('datahub_tuple') %}
 with landed as (
-    {{ landed_messages('datahub_tuple') }}
+    {{ landed_messages('datahub_tuple', read_plan) }}
+),
+
+new_messages as (
+    {{ unstaged_messages('landed', 'datahub_tuple', read_plan) }}
 ),
 
 events as (
-    {{ datahub_tuple__events('landed') }}
-),
-
-new_events as (
-    {{ new_rows_only('events', 'event_id', 'landed_at') }}
+    {{ datahub_tuple__events('new_messages') }}
 )
 
 select
-    {{ select_event_columns('new_events') }}
-from new_events
+    {{ select_event_columns('events') }}
+from events

@@ -8,18 +8,19 @@
 
 -- One row per landed Datastream event (JSON event, or one record of an Avro container file
 -- decoded at landing): row changes in the staging contract, invalid events with a reason.
+{%- set read_plan = staging_read_plan('datastream') %}
 with landed as (
-    {{ landed_messages('datastream') }}
+    {{ landed_messages('datastream', read_plan) }}
+),
+
+new_messages as (
+    {{ unstaged_messages('landed', 'datastream', read_plan) }}
 ),
 
 events as (
-    {{ datastream__events('landed') }}
-),
-
-new_events as (
-    {{ new_rows_only('events', 'event_id', 'landed_at') }}
+    {{ datastream__events('new_messages') }}
 )
 
 select
-    {{ select_event_columns('new_events') }}
-from new_events
+    {{ select_event_columns('events') }}
+from events

@@ -8,18 +8,19 @@
 
 -- One row per event of each landed DataWorks message: row changes, update halves,
 -- DDL, truncates, transaction markers, heartbeats, and invalid messages with a reason.
+{%- set read_plan = staging_read_plan('dataworks') %}
 with landed as (
-    {{ landed_messages('dataworks') }}
+    {{ landed_messages('dataworks', read_plan) }}
+),
+
+new_messages as (
+    {{ unstaged_messages('landed', 'dataworks', read_plan) }}
 ),
 
 events as (
-    {{ dataworks__events('landed') }}
-),
-
-new_events as (
-    {{ new_rows_only('events', 'event_id', 'landed_at') }}
+    {{ dataworks__events('new_messages') }}
 )
 
 select
-    {{ select_event_columns('new_events') }}
-from new_events
+    {{ select_event_columns('events') }}
+from events

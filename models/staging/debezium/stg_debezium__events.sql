@@ -10,18 +10,19 @@
 -- DDL, transaction markers, heartbeats, tombstones, and invalid messages with a reason.
 -- Calls the Python UDFs cdc_decode_debezium_decimals and cdc_decode_hbase_image (temporary
 -- functions), so it is incremental, never a view.
+{%- set read_plan = staging_read_plan('debezium') %}
 with landed as (
-    {{ landed_messages('debezium') }}
+    {{ landed_messages('debezium', read_plan) }}
+),
+
+new_messages as (
+    {{ unstaged_messages('landed', 'debezium', read_plan) }}
 ),
 
 events as (
-    {{ debezium__events('landed') }}
-),
-
-new_events as (
-    {{ new_rows_only('events', 'event_id', 'landed_at') }}
+    {{ debezium__events('new_messages') }}
 )
 
 select
-    {{ select_event_columns('new_events') }}
-from new_events
+    {{ select_event_columns('events') }}
+from events

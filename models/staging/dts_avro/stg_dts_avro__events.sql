@@ -10,18 +10,19 @@
 -- a heartbeat/checkpoint or other control record, or an invalid record with a reason.
 -- Calls the Python UDF cdc_decode_dts_avro (a temporary function), so it is incremental,
 -- never a view.
+{%- set read_plan = staging_read_plan('dts_avro') %}
 with landed as (
-    {{ landed_messages('dts_avro') }}
+    {{ landed_messages('dts_avro', read_plan) }}
+),
+
+new_messages as (
+    {{ unstaged_messages('landed', 'dts_avro', read_plan) }}
 ),
 
 events as (
-    {{ dts_avro__events('landed') }}
-),
-
-new_events as (
-    {{ new_rows_only('events', 'event_id', 'landed_at') }}
+    {{ dts_avro__events('new_messages') }}
 )
 
 select
-    {{ select_event_columns('new_events') }}
-from new_events
+    {{ select_event_columns('events') }}
+from events

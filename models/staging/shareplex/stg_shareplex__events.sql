@@ -8,18 +8,19 @@
 
 -- One row per landed SharePlex message: inserts, updates (partial after image), deletes,
 -- update halves, truncates and column drops, and invalid messages with a reason.
+{%- set read_plan = staging_read_plan('shareplex') %}
 with landed as (
-    {{ landed_messages('shareplex') }}
+    {{ landed_messages('shareplex', read_plan) }}
+),
+
+new_messages as (
+    {{ unstaged_messages('landed', 'shareplex', read_plan) }}
 ),
 
 events as (
-    {{ shareplex__events('landed') }}
-),
-
-new_events as (
-    {{ new_rows_only('events', 'event_id', 'landed_at') }}
+    {{ shareplex__events('new_messages') }}
 )
 
 select
-    {{ select_event_columns('new_events') }}
-from new_events
+    {{ select_event_columns('events') }}
+from events

@@ -1,0 +1,90 @@
+{#
+    How a staging model reads its landing table. Decided when the model runs, from two small
+    metadata queries, so that a run with nothing new parses nothing and a batch is parsed once:
+
+    - a full build, or a staging table with no rows yet: every landed message;
+    - incremental, on the project's own landing table, when the last batch the model staged
+      (its greatest `landed_at`, the mark) is complete: only messages landed strictly after the
+      mark. Landing writes a batch in one insert with a `landed_at` greater than any before, and
+      every message gives at least one event, exactly one with `row_index` 0, so "complete"
+      is: messages landed at the mark = events at the mark with `row_index` 0;
+    - otherwise (a user's own raw table, where `landed_at` may repeat across deliveries, or a
+      batch cut short by a killed run): messages landed at or after the mark whose
+      `message_id` the model does not hold yet (`unstaged_messages`).
+
+    Returns {'mark': SQL timestamp literal or none, 'strict': true when nothing at the mark
+    needs to be read again}. Outside an incremental run (or at parse time): mark none.
+#}
+{% macro staging_read_plan(format_id) %}
+    {%- set plan = {'mark': none, 'strict': false} -%}
+    {%- if execute and is_incremental() -%}
+        {%- set found = run_query(
+            "select cast(max(landed_at) as string) as mark from " ~ this
+        ).rows[0][0] -%}
+        {%- if found is not none -%}
+            {%- set mark = "timestamp'" ~ found ~ "'" -%}
+            {%- do plan.update({'mark': mark}) -%}
+            {%- if not landing_is_user_table(format_id) -%}
+                {%- set counts = run_query(
+                    "select (select count(*) from " ~ landing_relation_name(format_id)
+                    ~ " where landed_at = " ~ mark ~ ") as landed, "
+                    ~ "(select count(*) from " ~ this ~ " where landed_at = " ~ mark
+                    ~ " and row_index = 0) as staged"
+                ).rows[0] -%}
+                {%- do plan.update({'strict': counts[0] == counts[1]}) -%}
+            {%- endif -%}
+        {%- endif -%}
+    {%- endif -%}
+    {{ return(plan) }}
+{% endmacro %}
+
+
+{#
+    The SQL condition on a landing row's `landed_at` for a read plan (staging_read_plan):
+    true for a full read, `> mark` when strict, else `>= mark`.
+#}
+{% macro staging_read_filter(landed_at, read_plan) -%}
+    {%- if read_plan is none or read_plan.mark is none -%}
+        true
+    {%- elif read_plan.strict -%}
+        {{ landed_at }} > {{ read_plan.mark }}
+    {%- else -%}
+        {{ landed_at }} >= {{ read_plan.mark }}
+    {%- endif -%}
+{%- endmacro %}
+
+
+{#
+    The landed messages (CTE `landed`, from landed_messages) a staging model has not staged
+    yet. With a strict plan that is all of them (the read already starts after the mark).
+    Otherwise messages at the mark may be staged already: they are dropped by `message_id`;
+    and a user's own raw table may hold the same message twice (same lineage), of which the
+    first landed copy is kept. The project's own landing tables hold each (file, line) once.
+#}
+{% macro unstaged_messages(landed, format_id, read_plan) -%}
+    {%- if landing_is_user_table(format_id) %}
+    select copies.*
+    from (
+        select
+            {{ landed }}.*,
+            row_number() over (partition by {{ landed }}.message_id order by {{ landed }}.landed_at) as copy_rank
+        from {{ landed }}
+    ) as copies
+    {%- set source = 'copies' %}
+    {%- else %}
+    select {{ landed }}.*
+    from {{ landed }}
+    {%- set source = landed %}
+    {%- endif %}
+    {%- if read_plan.mark is not none and not read_plan.strict %}
+    left anti join (
+        select staged.message_id
+        from {{ this }} as staged
+        where staged.landed_at >= {{ read_plan.mark }}
+    ) as already_staged
+        on {{ source }}.message_id = already_staged.message_id
+    {%- endif %}
+    {%- if landing_is_user_table(format_id) %}
+    where copies.copy_rank = 1
+    {%- endif %}
+{%- endmacro %}
