@@ -50,6 +50,9 @@ TARGETS = {
     "scale_peak_memory_gib": 24.0,
     "base64_udf_vs_builtin": 3.0,
     "ddl_meta_per_second_per_core": 2000,
+    "noop_build_vs_start": 1.5,
+    "batch_build_vs_start": 2.0,
+    "watch_batch_seconds": 10.0,
 }
 
 
@@ -342,6 +345,12 @@ def derive(results: dict) -> dict:
             targets[f"{entry['messages']:,} messages: time <= {bound}x the main run's"] = (
                 entry["growth_vs_main"], "<=", bound)
             targets[f"{entry['messages']:,} messages: peak memory <= 24 GiB"] = (entry["peak_rss_gib"], "<=", 24.0)
+    small = results.get("small")
+    if small and "noop_build_vs_start" in small:
+        figures["small"] = small
+        targets["no-op dbt build <= 1.5x a bare process start"] = (small["noop_build_vs_start"], "<=", 1.5)
+        targets["1,000-message batch landed + built <= 2x a bare start"] = (small["batch_build_vs_start"], "<=", 2.0)
+        targets["watch: 1,000-message batch <= 10 s"] = (small["watch_batch_median_s"], "<=", 10.0)
     if "udfs" in figures:
         targets["Base64 UDF <= 3x the built-in"] = (figures["udfs"]["base64_udf_vs_builtin"], "<=", 3.0)
         targets["ddlMeta >= 2,000 decodes/s per core"] = (figures["udfs"]["ddl_meta_per_second_per_core"], ">=", 2000)
@@ -433,6 +442,18 @@ def markdown(report: dict) -> str:
                 f"{p['flink_total_seconds']} s), peak {p['flink_peak_rss_gib']} GiB"
             )
             lines.append(f"- ours / Flink job: {p['ours_vs_flink_job']}; final states agree: {p['final_states_agree']}")
+    if "small" in f:
+        m = f["small"]
+        lines += [
+            "",
+            f"## Small batches ({m['batch_messages']:,} messages of {', '.join(m['formats'])}; whole processes, median of {m['reps']})",
+            "",
+            f"- bare process start (`cdc-pipeline dbt run-operation create_landing_tables`): {m['bare_start_median_s']} s {m['bare_start_s']}",
+            f"- `dbt build` with nothing new: {m['noop_build_median_s']} s {m['noop_build_s']} = {m['noop_build_vs_start']}x the start",
+            f"- a new batch landed and built in one process: {m['batch_build_median_s']} s {m['batch_build_s']} = {m['batch_build_vs_start']}x the start",
+            f"- warm `cdc-pipeline watch`, batch moved in -> built: {m['watch_batch_median_s']} s {m['watch_batch_s']}",
+            f"- load average before/after: {m.get('load_before')} / {m.get('load_after')}",
+        ]
     if "udfs" in f:
         u = f["udfs"]
         lines += [
@@ -458,7 +479,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--driver-memory", default=os.environ.get("CDC_DRIVER_MEMORY", "8g"))
     parser.add_argument("--work", type=Path, default=BENCH_DIR / "work")
     parser.add_argument("--results", type=Path, default=BENCH_DIR / "results")
-    parser.add_argument("--only", default="", help="comma list of: main, udfs, scale, peer (= peer-canal, peer-debezium); default all")
+    parser.add_argument("--only", default="", help="comma list of: main, udfs, scale, peer (= peer-canal, peer-debezium), small; default all")
     parser.add_argument("--fresh", action="store_true", help="do not add to an existing results file of the day")
     parser.add_argument("--udf-values", type=int, default=1_000_000)
     parser.add_argument("--keep-streams", action="store_true", help="keep generated files (default: delete when done)")
@@ -466,7 +487,7 @@ def main(argv: list[str] | None = None) -> int:
 
     sizes = [int(s) for s in args.sizes.split(",") if s]
     formats = args.formats.split(",")
-    only = set(args.only.split(",")) if args.only else {"main", "scale", "peer", "udfs"}
+    only = set(args.only.split(",")) if args.only else {"main", "scale", "peer", "udfs", "small"}
     work = args.work.resolve()
     work.mkdir(parents=True, exist_ok=True)
     started = dt.datetime.now(dt.timezone.utc)
@@ -518,6 +539,13 @@ def main(argv: list[str] | None = None) -> int:
             save()
             if not args.keep_streams:
                 shutil.rmtree(stream, ignore_errors=True)
+    if "small" in only:
+        from bench.small import run_small
+
+        print("[bench] small batches (whole processes: bare start, no-op build, 1,000-message batch, watch)", flush=True)
+        load_before = load()
+        results["small"] = {**run_small(work, formats, base_vars), "load_before": load_before, "load_after": load()}
+        save()
     peers = [f for f in ("canal", "debezium") if "peer" in only or f"peer-{f}" in only]
     if args.peer_size:
         for format_id in peers:

@@ -7,6 +7,7 @@
 {% macro event_columns() %}
     {{ return([
         ('event_id', 'string'),
+        ('change_id', 'string'),
         ('message_id', 'string'),
         ('row_index', 'int'),
         ('source_format', 'string'),
@@ -48,9 +49,20 @@
 {% endmacro %}
 
 
-{% macro select_event_columns(relation_alias) %}
+{#
+    Projects and casts `relation_alias` onto the staging contract. With `derive_change_id` the
+    contract's `change_id` is computed here (macro change_id, for row changes; null for other
+    events) from the relation's columns, which the select must name without qualifier: the
+    staging models do it once per change, so later models read it instead of hashing images
+    again.
+#}
+{% macro select_event_columns(relation_alias, derive_change_id=false) %}
     {%- for name, type in event_columns() %}
+    {%- if name == 'change_id' and derive_change_id %}
+    case when {{ relation_alias }}.event_class = 'change' then {{ change_id() }} end as change_id{{ "," if not loop.last }}
+    {%- else %}
     cast({{ relation_alias }}.{{ name }} as {{ type }}) as {{ name }}{{ "," if not loop.last }}
+    {%- endif %}
     {%- endfor %}
 {% endmacro %}
 

@@ -61,16 +61,18 @@
 
 {#
     SQL condition: the row of `relation` landed at or after its format's mark (format_marks).
-    Formats without a mark start at the epoch.
+    Formats without a mark start at the epoch. Written as literal comparisons joined by `or`
+    (not a `case`), so Parquet can skip the files of batches already processed.
 #}
 {% macro landed_since_mark(relation, marks) -%}
     {%- if marks -%}
-        {{ relation }}.landed_at >= case {{ relation }}.source_format
+        (
             {%- for format_id, mark in marks.items() %}
-            when {{ cdc_sql_string(format_id) }} then {{ mark }}
+            ({{ relation }}.source_format = {{ cdc_sql_string(format_id) }} and {{ relation }}.landed_at >= {{ mark }}) or
             {%- endfor %}
-            else timestamp'1970-01-01 00:00:00'
-        end
+            {{ relation }}.source_format not in ({% for format_id in marks %}{{ cdc_sql_string(format_id) }}{{ ", " if not loop.last }}{% endfor %})
+            or {{ relation }}.source_format is null
+        )
     {%- else -%}
         true
     {%- endif -%}
@@ -116,21 +118,22 @@
 
 
 {#
-    The per-format high-water mark of current_state and row_history, which keep what they
-    have read per format in the map column `refreshed_through_by_format` (a model's rows need
-    not carry every format it read, e.g. a change that lost to a newer one). Needs the CTE
-    `prior_marks` (macro state_prior_marks) in incremental runs.
+    The per-format high-water marks of current_state and row_history, read once when the
+    model runs: {format id: SQL timestamp literal}. They keep what they have read per format
+    in the map column `refreshed_through_by_format` (a model's rows need not carry every
+    format it read, e.g. a change that lost to a newer one). Empty outside incremental runs.
 #}
-{% macro state_high_water_mark(relation) -%}
-    {%- if is_incremental() -%}
-        coalesce(
-            (
-                select max(prior_marks.high_water_mark) from prior_marks
-                where prior_marks.source_format = {{ relation }}.source_format
-            ),
-            timestamp'1970-01-01 00:00:00'
-        )
-    {%- else -%}
-        timestamp'1970-01-01 00:00:00'
+{% macro state_marks() %}
+    {%- set marks = {} -%}
+    {%- if execute and is_incremental() -%}
+        {%- set rows = run_query(
+            "select source_format, cast(max(mark) as string) as mark from ("
+            ~ "select explode(refreshed_through_by_format) as (source_format, mark) from " ~ this
+            ~ ") as marks where source_format is not null group by source_format"
+        ).rows -%}
+        {%- for row in rows if row[1] is not none -%}
+            {%- do marks.update({row[0]: "timestamp'" ~ row[1] ~ "'"}) -%}
+        {%- endfor -%}
     {%- endif -%}
-{%- endmacro %}
+    {{ return(marks) }}
+{% endmacro %}

@@ -68,6 +68,7 @@ updates as (
     select
         sha2(concat_ws(':', event_id, coalesce(before_event_id, '')), 256) as pair_id,
         event_id,
+        cast(null as string) as change_id,
         message_id,
         row_index,
         source_format,
@@ -120,5 +121,5 @@ new_updates as (
 
 select
     pair_id,
-    {{ select_event_columns('new_updates') }}
+    {{ select_event_columns('new_updates', derive_change_id=true) }}
 from new_updates

@@ -10,6 +10,7 @@
 -- "current_state semantics"). Incremental: only the key buckets that new changes touch are
 -- read back (whole) and rewritten; a truncate or dropped table touches every bucket holding
 -- one of its rows. The high-water mark is kept per source format (refreshed_through_by_format).
+{%- set marks = state_marks() %}
 {% if is_incremental() %}
 with prior_marks as (
     {{ state_prior_marks() }}
@@ -21,7 +22,7 @@ with new_changes as (
 {% endif %}
     select changes.*
     from {{ ref('change_log') }} as changes
-    where changes.landed_at >= {{ state_high_water_mark('changes') }}
+    where {{ landed_since_mark('changes', marks) }}
 ),
 
 new_clearings as (
@@ -32,7 +33,7 @@ new_clearings as (
         clearings.landed_at
     from {{ ref('schema_changes') }} as clearings
     where clearings.clears_table and clearings.table_id is not null
-        and clearings.landed_at >= {{ state_high_water_mark('clearings') }}
+        and {{ landed_since_mark('clearings', marks) }}
 ),
 
 -- What this run has read, per format (carried over for formats it read nothing of).

@@ -12,6 +12,7 @@
 -- Incremental like current_state: the key buckets that new changes touch are rebuilt from
 -- their prior versions plus the new changes, so late events slot into place (every version
 -- keeps its own change image, so partial images merge right however late they come).
+{%- set marks = state_marks() %}
 {% if is_incremental() %}
 with prior_marks as (
     {{ state_prior_marks() }}
@@ -23,7 +24,7 @@ with new_changes as (
 {% endif %}
     select changes.*
     from {{ ref('change_log') }} as changes
-    where changes.landed_at >= {{ state_high_water_mark('changes') }}
+    where {{ landed_since_mark('changes', marks) }}
 ),
 
 new_clearings as (
@@ -33,7 +34,7 @@ new_clearings as (
         clearings.landed_at
     from {{ ref('schema_changes') }} as clearings
     where clearings.clears_table and clearings.table_id is not null
-        and clearings.landed_at >= {{ state_high_water_mark('clearings') }}
+        and {{ landed_since_mark('clearings', marks) }}
 ),
 
 -- What this run has read, per format (carried over for formats it read nothing of).

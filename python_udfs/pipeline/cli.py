@@ -2,6 +2,7 @@
 
     cdc-pipeline land [--format F] [--stream NAME] [PATH ...]   land files (default landing/<format>/)
     cdc-pipeline dbt build [ARGS ...]                           any dbt command, same process
+    cdc-pipeline watch [--format F] [PATH ...]                  land new files as they appear, build after each
     cdc-pipeline summary                                        counts, accounting, a few current rows
     cdc-pipeline query "select …"                               run Spark SQL, print JSON lines
     cdc-pipeline report [--out report.html]                     HTML page: lag and volume per stream/table
@@ -87,6 +88,48 @@ def command_land(project_dir: Path, paths: list[str], format_id: str | None, str
             f"batch {result.batch_id}",
             flush=True,
         )
+    return 0
+
+
+def command_watch(project_dir: Path, paths: list[str], format_id: str | None, args) -> int:
+    from .watch import StopFlag, watch
+
+    settings = project_vars(project_dir)
+    formats = settings.get("cdc_formats", [])
+    if not run_dbt(project_dir, ["run-operation", "create_landing_tables", "--quiet"]):
+        return 2
+    stop = StopFlag()
+    stop.install()  # after the session started: PySpark sets its own SIGINT handler then
+    if paths and format_id:
+        plan = {format_id: [Path(p) for p in paths]}
+    elif paths:
+        # landing/<format>/ layout: each path is a format's folder (or a file inside one)
+        plan: dict[str, list[Path]] = {}
+        for p in paths:
+            path = Path(p).resolve()
+            name = path.name if path.is_dir() or not path.suffix else path.parent.name
+            if name not in formats:
+                raise SystemExit(f"pass --format: {p} is not a folder named after an enabled format ({', '.join(formats)})")
+            plan.setdefault(name, []).append(path)
+    else:
+        root = project_dir / "landing"
+        plan = {f: [root / f] for f in ([format_id] if format_id else formats)}
+    watched = "; ".join(f"{f}: {', '.join(str(p) for p in ps)}" for f, ps in plan.items())
+    print(f"watching {watched} (every {args.interval:g} s; Ctrl-C or SIGTERM stops between batches)", flush=True)
+    dbt_args = [args.dbt_command, "--quiet", *(args.dbt_args or [])]
+    batches = watch(
+        spark_session(),
+        plan,
+        lambda: run_dbt(project_dir, dbt_args),
+        project_dir=project_dir,
+        landing_schema=settings.get("cdc_landing_schema", "cdc_landing"),
+        scratch_dir=Path(os.environ["CDC_LOCAL_DIR"]) / "tmp",
+        interval=args.interval,
+        settle=args.settle,
+        max_batches=args.max_batches,
+        stop=stop,
+    )
+    print(f"stopped after {batches} batches", flush=True)
     return 0
 
 
@@ -226,6 +269,17 @@ def main(argv: list[str] | None = None) -> int:
     land.add_argument("paths", nargs="*")
     land.add_argument("--format", dest="format_id")
     land.add_argument("--stream", default=None, help="stream name (default: the format id)")
+    watch = commands.add_parser("watch", help="land files as they appear and build after each batch (one warm Spark)")
+    watch.add_argument("paths", nargs="*", help="folders or files to watch (default landing/<format>/)")
+    watch.add_argument("--format", dest="format_id", help="the format of every given path")
+    watch.add_argument("--interval", type=float, default=2.0, help="seconds between scans (default 2)")
+    watch.add_argument("--settle", type=float, default=1.0,
+                       help="land a file once unchanged for this many seconds (default 1)")
+    watch.add_argument("--dbt-command", choices=["build", "run"], default="build",
+                       help="what runs after each batch: build (models and tests, default) or run (models only)")
+    watch.add_argument("--dbt-arg", dest="dbt_args", action="append", default=[],
+                       help="extra dbt argument, repeatable (e.g. --dbt-arg=--exclude --dbt-arg=typed)")
+    watch.add_argument("--max-batches", type=int, default=None, help="stop after this many batches")
     dbt = commands.add_parser("dbt", help="run a dbt command in this process")
     dbt.add_argument("dbt_args", nargs=argparse.REMAINDER)
     commands.add_parser("summary", help="print change-log and current-state figures")
@@ -251,6 +305,8 @@ def main(argv: list[str] | None = None) -> int:
         return command_land(project_dir, args.paths, args.format_id, args.stream)
     if args.command == "dbt":
         return 0 if run_dbt(project_dir, args.dbt_args) else 1
+    if args.command == "watch":
+        return command_watch(project_dir, args.paths, args.format_id, args)
     if args.command in ("summary", "query", "report", "requeue", "typed-models"):
         # start the session through dbt, so it uses the project's profile
         if not run_dbt(project_dir, ["run-operation", "create_landing_tables", "--quiet"]):

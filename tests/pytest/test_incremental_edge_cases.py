@@ -5,7 +5,9 @@
 - a late partial image (SharePlex `upd` whose `key` holds only the key columns) below an
   already merged row must give the same row as a full rebuild and as the source;
 - the incremental high-water mark is per source format: a format's batch landed before
-  another format's latest batch but seen only after it still reaches the change log.
+  another format's latest batch but seen only after it still reaches the change log;
+- staging reads only batches after its last complete one, and a batch it holds only part of
+  is read again without duplicating what it holds.
 """
 
 from __future__ import annotations
@@ -134,3 +136,35 @@ def test_high_water_mark_is_per_format(make_pipeline):
     incremental = as_set(pipeline.sql(STATE)), as_set(pipeline.sql(HISTORY))
     pipeline.build("--full-refresh")
     assert (as_set(pipeline.sql(STATE)), as_set(pipeline.sql(HISTORY))) == incremental
+
+
+def test_staging_reads_an_incomplete_last_batch_again(make_pipeline):
+    """Staging reads only batches after its last complete one; a batch it holds only part of
+    (a write cut short by a killed run) is read again, and only its missing messages are added."""
+    pipeline = make_pipeline("stg_partial", {"cdc_formats": ["dataworks"]})
+    columns = [("id", "LONG"), ("v", "STRING")]
+
+    def insert(n):
+        return dataworks_message("INSERT", "p", columns=columns, primary_key=["id"],
+                                 after={"id": n, "v": f"p{n}"}, sequence_id=str(2000 + n))
+
+    pipeline.land("dataworks", [insert(1), insert(2)])
+    pipeline.build()
+    pipeline.land("dataworks", [insert(3), insert(4), insert(5)])
+    pipeline.build()
+    staged = "{s}_staging.stg_dataworks__events"
+    before = as_set(pipeline.sql("select event_id, change_id from " + staged))
+    changes = as_set(pipeline.sql("select change_id, row_key from {s}.change_log"))
+    assert len(before) == 5 and len(changes) == 5
+
+    # cut the last batch short in staging: drop the event of one of its messages
+    lost = pipeline.sql(f"select max(message_id) as m from {staged} where landed_at = (select max(landed_at) from {staged})")[0]["m"]
+    pipeline.sql(f"create table {{s}}_staging.kept as select * from {staged} where message_id <> '{lost}'")
+    pipeline.sql(f"insert overwrite table {staged} select * from {{s}}_staging.kept")
+    assert len(pipeline.sql("select event_id from " + staged)) == 4
+
+    pipeline.build()  # nothing new landed: the incomplete batch is read again
+    assert as_set(pipeline.sql("select event_id, change_id from " + staged)) == before
+    assert as_set(pipeline.sql("select change_id, row_key from {s}.change_log")) == changes
+    pipeline.build()  # complete again: nothing is read, nothing changes
+    assert as_set(pipeline.sql("select event_id, change_id from " + staged)) == before

@@ -24,5 +24,5 @@ events as (
 )
 
 select
-    {{ select_event_columns('events') }}
+    {{ select_event_columns('events', derive_change_id=true) }}
 from events

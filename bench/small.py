@@ -1,0 +1,116 @@
+"""Small-batch figures, each a whole process as a user starts it (called by bench/run.py).
+
+On a fresh warehouse holding one built batch of mixed messages:
+
+* ``bare_start``: ``cdc-pipeline dbt run-operation create_landing_tables``: the JVM, the
+  metastore and dbt's parse, nothing else: the yardstick of the two targets below.
+* ``noop_build``: ``cdc-pipeline dbt build`` with nothing new landed.
+* ``batch_build``: a new batch of BATCH messages landed and built in one process
+  (``cdc-pipeline watch --max-batches 1`` on the batch's folders).
+* ``watch_batch``: a warm ``cdc-pipeline watch``: from the moment a new BATCH-message batch is
+  moved into the watched folders to the end of its build.
+
+Each figure is the median of REPS runs; ratios are taken against the median bare start.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from bench.generate import generate_format
+
+PROJECT_DIR = Path(__file__).resolve().parents[1]
+CLI = [sys.executable, "-m", "python_udfs.pipeline.cli", "--project-dir", str(PROJECT_DIR)]
+
+
+def timed(command: list[str], env: dict) -> float:
+    started = time.perf_counter()
+    result = subprocess.run(command, env=env, capture_output=True, text=True)
+    if result.returncode != 0:
+        raise SystemExit(f"{' '.join(command)} failed:\n{result.stdout[-2000:]}\n{result.stderr[-2000:]}")
+    return time.perf_counter() - started
+
+
+def batch_folders(root: Path, batch: int, formats: list[str]) -> list[str]:
+    return [str(root / f"batch-{batch}" / f) for f in formats if (root / f"batch-{batch}" / f).is_dir()]
+
+
+def read_until(process: subprocess.Popen, text: str, timeout: float = 600) -> str:
+    deadline, seen = time.time() + timeout, []
+    while time.time() < deadline:
+        ready, _, _ = select.select([process.stdout], [], [], 1.0)
+        if ready:
+            line = process.stdout.readline()
+            seen.append(line)
+            if text in line:
+                return line
+            if not line and process.poll() is not None:
+                break
+    raise SystemExit(f"watch did not print {text!r}:\n{''.join(seen)[-3000:]}")
+
+
+def run_small(work: Path, formats: list[str], dbt_vars: dict, *, batch: int = 1000, reps: int = 3,
+              seed: int = 20261124) -> dict:
+    import json
+
+    root = work / "runs" / "small"
+    shutil.rmtree(root, ignore_errors=True)
+    stream = root / "stream"
+    # batch 0: the history already built; then one batch per timed run (each new data)
+    batches = [batch // len(formats)] * (1 + 2 * reps)
+    for format_id in formats:
+        generate_format(format_id, batches, seed, stream, file_lines=0)
+    env = dict(os.environ, CDC_LOCAL_DIR=str(root / "local"), CDC_SCHEMA="bench",
+               DBT_PROFILES_DIR=str(PROJECT_DIR / "profiles"), PYTHONUNBUFFERED="1")
+    vars_args = ["--vars", json.dumps(dbt_vars)]
+    target = ["--target-path", str(root / "target"), "--log-path", str(root / "logs")]
+
+    first = batch_folders(stream, 0, formats)
+    timed([*CLI, "watch", *first, "--max-batches", "1", "--dbt-arg=--vars", f"--dbt-arg={json.dumps(dbt_vars)}"], env)
+    figures: dict = {"batch_messages": batch, "reps": reps, "formats": formats}
+    figures["bare_start_s"] = [round(timed([*CLI, "dbt", "run-operation", "create_landing_tables", *vars_args, *target], env), 2)
+                               for _ in range(reps)]
+    figures["noop_build_s"] = [round(timed([*CLI, "dbt", "build", *vars_args, *target], env), 2) for _ in range(reps)]
+    figures["batch_build_s"] = [
+        round(timed([*CLI, "watch", *batch_folders(stream, 1 + i, formats), "--max-batches", "1",
+                     "--dbt-arg=--vars", f"--dbt-arg={json.dumps(dbt_vars)}"], env), 2)
+        for i in range(reps)
+    ]
+    # warm watch: folders named after the formats, batches moved in one after another
+    inbox = root / "inbox"
+    for format_id in formats:
+        (inbox / format_id).mkdir(parents=True, exist_ok=True)
+    watcher = subprocess.Popen(
+        [*CLI, "watch", *[str(inbox / f) for f in formats], "--interval", "0.2", "--settle", "0",
+         "--dbt-arg=--vars", f"--dbt-arg={json.dumps(dbt_vars)}"],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    try:
+        read_until(watcher, "batch 1:")
+        latencies = []
+        for i in range(reps):
+            source = stream / f"batch-{1 + reps + i}"
+            started = time.perf_counter()
+            for format_id in formats:
+                for path in (source / format_id).rglob("*.jsonl"):
+                    target_path = inbox / format_id / f"r{i}-{path.parent.name}-{path.name}"
+                    path.rename(target_path)
+            read_until(watcher, f"batch {2 + i}:")
+            latencies.append(round(time.perf_counter() - started, 2))
+        figures["watch_batch_s"] = latencies
+    finally:
+        watcher.terminate()
+        watcher.wait(timeout=300)
+    for name in ("bare_start_s", "noop_build_s", "batch_build_s", "watch_batch_s"):
+        figures[name.replace("_s", "_median_s")] = round(statistics.median(figures[name]), 2)
+    start = figures["bare_start_median_s"]
+    figures["noop_build_vs_start"] = round(figures["noop_build_median_s"] / start, 2)
+    figures["batch_build_vs_start"] = round(figures["batch_build_median_s"] / start, 2)
+    return figures

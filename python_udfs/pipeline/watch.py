@@ -1,0 +1,134 @@
+"""Continuous mode (``cdc-pipeline watch``): one warm Spark session lands message files as they
+appear and builds after each batch, for minutes-old state without a streaming engine.
+
+Each cycle scans the watched paths, lands every message file that is new or has grown since
+it was last landed (landing is idempotent: a line already landed adds nothing), then runs
+dbt in the same process, so neither the JVM nor the metastore is started again. A file is
+landed once it has not changed for ``settle`` seconds, so a file still being written is not
+cut at a half-written line (write files elsewhere and rename them in, as usual for watched
+folders, to be safe whatever the timing).
+
+Stopping: Ctrl-C or SIGTERM asks the loop to stop; the batch in progress (its landing and its
+build) finishes first. Killed at any moment instead (``kill -9``), nothing is lost: a
+landing is one insert, a build that died midway is repaired by the next one, and on restart
+the first cycle lands whatever is not landed yet and builds.
+"""
+
+from __future__ import annotations
+
+import signal
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .landing import land_files, message_files
+
+# (size, modification time in ns): a file whose signature changed has new content.
+Signature = tuple[int, int]
+
+
+@dataclass
+class WatchedFiles:
+    """What was seen and landed per file, to land each file again only when it changed."""
+
+    landed: dict[Path, Signature] = field(default_factory=dict)
+
+    def due(self, files: list[Path], settle: float, now: float) -> dict[Path, Signature]:
+        """Files that are new or changed since landed, and quiet for ``settle`` seconds, with
+        the signature they have now (recorded once landed: a change during the landing is
+        seen by the next cycle)."""
+        ready: dict[Path, Signature] = {}
+        for path in files:
+            try:
+                stat = path.stat()
+            except FileNotFoundError:  # removed between listing and stat
+                continue
+            signature = (stat.st_size, stat.st_mtime_ns)
+            if self.landed.get(path) == signature:
+                continue
+            if now - stat.st_mtime_ns / 1e9 < settle:
+                continue  # still being written: next cycle
+            ready[path] = signature
+        return ready
+
+    def mark_landed(self, files: dict[Path, Signature]) -> None:
+        self.landed.update(files)
+
+
+class StopFlag:
+    """Set by SIGINT/SIGTERM; the loop checks it between batches."""
+
+    def __init__(self) -> None:
+        self.requested = False
+
+    def install(self) -> None:
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(signum, self._handle)
+
+    def _handle(self, signum, frame) -> None:  # noqa: ARG002
+        if self.requested:  # asked twice: stop now (nothing is lost, see the module docstring)
+            raise KeyboardInterrupt
+        self.requested = True
+        print("stop requested: finishing the current batch", flush=True)
+
+    def sleep(self, seconds: float) -> None:
+        deadline = time.monotonic() + seconds
+        while not self.requested and time.monotonic() < deadline:
+            time.sleep(min(0.1, max(0.0, deadline - time.monotonic())))
+
+
+def watch(
+    spark,
+    plan: dict[str, list[Path]],
+    build: Callable[[], bool],
+    *,
+    project_dir: Path,
+    landing_schema: str,
+    scratch_dir: Path,
+    interval: float = 2.0,
+    settle: float = 1.0,
+    max_batches: int | None = None,
+    stop: StopFlag | None = None,
+    log: Callable[[str], None] = print,
+) -> int:
+    """Land and build until stopped; returns the number of batches processed.
+
+    ``plan`` maps a format id to the files and folders to watch for it; ``build`` runs dbt
+    and returns its success. The first cycle always builds (it repairs a build that an
+    earlier process was killed in); later cycles build only when something landed.
+    """
+    stop = stop or StopFlag()
+    seen = WatchedFiles()
+    batches, first = 0, True
+    while not stop.requested:
+        started = time.perf_counter()
+        landed: dict[str, int] = {}
+        for format_id, paths in plan.items():
+            existing = [p for p in paths if p.exists()]
+            files = seen.due(message_files(existing, format_id), settle, time.time()) if existing else {}
+            if not files:
+                continue
+            result = land_files(
+                spark, format_id, list(files), project_dir=project_dir, landing_schema=landing_schema,
+                scratch_dir=scratch_dir, progress=False,
+            )
+            seen.mark_landed(files)
+            if result.messages_landed:
+                landed[format_id] = result.messages_landed
+        landing_seconds = time.perf_counter() - started
+        if landed or first:
+            ok = build()
+            batches += 1
+            total = time.perf_counter() - started
+            what = ", ".join(f"{f} {n}" for f, n in sorted(landed.items())) or "nothing new"
+            log(
+                f"batch {batches}: landed {sum(landed.values())} messages ({what}) in "
+                f"{landing_seconds:.1f} s, built in {total - landing_seconds:.1f} s"
+                f"{'' if ok else ' (dbt reported failures: see its output; the next batch retries)'}"
+            )
+            first = False
+            if max_batches is not None and batches >= max_batches:
+                break
+        stop.sleep(interval)
+    return batches
