@@ -295,7 +295,12 @@ def main(scenario_path: str, result_path: str) -> int:
     if "peer_checksums" in scenario:
         figures["peer_checksums"] = {}
         for table_id, columns in scenario["peer_checksums"].items():
-            text = "concat_ws('|', " + ", ".join(f"row_image['{c}']" for c in columns) + ")"
+            values = [
+                f"decode(try_to_binary(row_image['{c}'], 'base64'), 'ISO-8859-1')" if encoding == "latin1_text"
+                else f"row_image['{c}']"
+                for c, encoding in columns
+            ]
+            text = "concat_ws('|', " + ", ".join(values) + ")"
             row = spark.sql(
                 f"""select count(*) as live_rows, coalesce(sum({checksum_sql(text)}), 0) as checksum
                     from {schema}.current_state where not is_deleted and table_id = '{table_id}'"""

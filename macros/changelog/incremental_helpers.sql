@@ -27,16 +27,6 @@
 {%- endmacro %}
 
 
-{# High-water mark of `column` in {{ this }}: the filter bound for an incremental read. #}
-{% macro high_water_mark(column='landed_at') -%}
-    {%- if is_incremental() -%}
-        (select coalesce(max({{ column }}), timestamp'1970-01-01 00:00:00') from {{ this }})
-    {%- else -%}
-        timestamp'1970-01-01 00:00:00'
-    {%- endif -%}
-{%- endmacro %}
-
-
 {#
     Per-format high-water marks of `this`, read once when the model runs (one small query):
     {format id: SQL timestamp literal}. Landing time only grows within one landing table (one
