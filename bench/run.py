@@ -482,6 +482,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", default="", help="comma list of: main, udfs, scale, peer (= peer-canal, peer-debezium), small; default all")
     parser.add_argument("--fresh", action="store_true", help="do not add to an existing results file of the day")
     parser.add_argument("--udf-values", type=int, default=1_000_000)
+    parser.add_argument("--small-reps", type=int, default=3, help="runs of each small-batch figure (median)")
     parser.add_argument("--keep-streams", action="store_true", help="keep generated files (default: delete when done)")
     args = parser.parse_args(argv)
 
@@ -544,7 +545,7 @@ def main(argv: list[str] | None = None) -> int:
 
         print("[bench] small batches (whole processes: bare start, no-op build, 1,000-message batch, watch)", flush=True)
         load_before = load()
-        results["small"] = {**run_small(work, formats, base_vars), "load_before": load_before, "load_after": load()}
+        results["small"] = {**run_small(work, formats, base_vars, reps=args.small_reps), "load_before": load_before, "load_after": load()}
         save()
     peers = [f for f in ("canal", "debezium") if "peer" in only or f"peer-{f}" in only]
     if args.peer_size:

@@ -13,10 +13,13 @@
       `message_id` the model does not hold yet (`unstaged_messages`).
 
     Returns {'mark': SQL timestamp literal or none, 'strict': true when nothing at the mark
-    needs to be read again}. Outside an incremental run (or at parse time): mark none.
+    needs to be read again, 'nothing_new': true when, besides, nothing landed after it (the
+    model then selects no rows without planning its parsing at all: a run with nothing new
+    costs these metadata queries, not seconds of query planning)}. Outside an incremental
+    run (or at parse time): mark none.
 #}
 {% macro staging_read_plan(format_id) %}
-    {%- set plan = {'mark': none, 'strict': false} -%}
+    {%- set plan = {'mark': none, 'strict': false, 'nothing_new': false} -%}
     {%- if execute and is_incremental() -%}
         {%- set found = run_query(
             "select cast(max(landed_at) as string) as mark from " ~ this
@@ -32,6 +35,13 @@
                     ~ " and row_index = 0) as staged"
                 ).rows[0] -%}
                 {%- do plan.update({'strict': counts[0] == counts[1]}) -%}
+                {%- if plan.strict -%}
+                    {%- set newer = run_query(
+                        "select count(*) from " ~ landing_relation_name(format_id)
+                        ~ " where landed_at > " ~ mark
+                    ).rows[0][0] -%}
+                    {%- do plan.update({'nothing_new': newer == 0}) -%}
+                {%- endif -%}
             {%- endif -%}
         {%- endif -%}
     {%- endif -%}

@@ -9,6 +9,10 @@
 -- One row per element of data[] of each landed Canal message (row changes), one row per DDL,
 -- truncate, transaction marker or heartbeat, and invalid messages (or rows) with a reason.
 {%- set read_plan = staging_read_plan('canal') %}
+{%- if read_plan.nothing_new %}
+-- nothing landed since the last complete batch: nothing to parse
+select * from {{ this }} where false
+{%- else %}
 with landed as (
     {{ landed_messages('canal', read_plan) }}
 ),
@@ -24,3 +28,4 @@ events as (
 select
     {{ select_event_columns('events', derive_change_id=true) }}
 from events
+{%- endif %}

@@ -9,6 +9,10 @@
 -- One row per landed DataHub Tuple record: inserts, deletes and update halves (paired by
 -- _sequence_id_ downstream), and invalid records with a reason.
 {%- set read_plan = staging_read_plan('datahub_tuple') %}
+{%- if read_plan.nothing_new %}
+-- nothing landed since the last complete batch: nothing to parse
+select * from {{ this }} where false
+{%- else %}
 with landed as (
     {{ landed_messages('datahub_tuple', read_plan) }}
 ),
@@ -24,3 +28,4 @@ events as (
 select
     {{ select_event_columns('events', derive_change_id=true) }}
 from events
+{%- endif %}

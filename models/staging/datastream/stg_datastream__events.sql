@@ -9,6 +9,10 @@
 -- One row per landed Datastream event (JSON event, or one record of an Avro container file
 -- decoded at landing): row changes in the staging contract, invalid events with a reason.
 {%- set read_plan = staging_read_plan('datastream') %}
+{%- if read_plan.nothing_new %}
+-- nothing landed since the last complete batch: nothing to parse
+select * from {{ this }} where false
+{%- else %}
 with landed as (
     {{ landed_messages('datastream', read_plan) }}
 ),
@@ -24,3 +28,4 @@ events as (
 select
     {{ select_event_columns('events', derive_change_id=true) }}
 from events
+{%- endif %}

@@ -9,6 +9,10 @@
 -- One row per event of each landed DataWorks message: row changes, update halves,
 -- DDL, truncates, transaction markers, heartbeats, and invalid messages with a reason.
 {%- set read_plan = staging_read_plan('dataworks') %}
+{%- if read_plan.nothing_new %}
+-- nothing landed since the last complete batch: nothing to parse
+select * from {{ this }} where false
+{%- else %}
 with landed as (
     {{ landed_messages('dataworks', read_plan) }}
 ),
@@ -24,3 +28,4 @@ events as (
 select
     {{ select_event_columns('events', derive_change_id=true) }}
 from events
+{%- endif %}

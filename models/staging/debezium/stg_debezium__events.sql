@@ -11,6 +11,10 @@
 -- Calls the Python UDFs cdc_decode_debezium_decimals and cdc_decode_hbase_image (temporary
 -- functions), so it is incremental, never a view.
 {%- set read_plan = staging_read_plan('debezium') %}
+{%- if read_plan.nothing_new %}
+-- nothing landed since the last complete batch: nothing to parse
+select * from {{ this }} where false
+{%- else %}
 with landed as (
     {{ landed_messages('debezium', read_plan) }}
 ),
@@ -26,3 +30,4 @@ events as (
 select
     {{ select_event_columns('events', derive_change_id=true) }}
 from events
+{%- endif %}
