@@ -53,7 +53,9 @@ FLOW = [
     ("stg_dataworks__events", "int_events_unioned"),
     ("landing.raw_datahub_tuple", "stg_datahub_tuple__events"),
     ("stg_datahub_tuple__events", "int_events_unioned"),
-    ("int_events_unioned", "change_log"),
+    # change_log reads each format's staging model directly (pruned by its marks)
+    ("stg_dataworks__events", "change_log"),
+    ("stg_datahub_tuple__events", "change_log"),
     ("change_log", "current_state"),
     ("change_log", "row_history"),
 ]
@@ -294,7 +296,7 @@ def test_change_log_page_renders(browser, served_site, site):
     labels = {n["label"] for n in graph["nodes"]}
     # the model's graph: its direct parents and everything downstream, exposures included
     assert {
-        "int_events_unioned",
+        "stg_dataworks__events",
         "int_update_halves_paired",
         "change_log",
         "current_state",
