@@ -1,6 +1,6 @@
 """``cdc-pipeline``: land raw files, run dbt, and show results, all in one Spark process.
 
-    cdc-pipeline land [--format F] [--stream NAME] [PATH ...]   land files (default landing/<format>/)
+    cdc-pipeline land [--format F] [--stream NAME] [PATH ...]   land files, folders, globs, URIs (default landing/<format>/)
     cdc-pipeline dbt build [ARGS ...]                           any dbt command, same process
     cdc-pipeline watch [--format F] [PATH ...]                  land new files as they appear, build after each
     cdc-pipeline summary                                        counts, accounting, a few current rows
@@ -19,9 +19,9 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
-from .landing import default_landing_paths, environment_defaults, land_files
+from .landing import GLOB_CHARS, default_landing_paths, environment_defaults, is_uri, land_files
 
 
 def find_project_dir(start: Path) -> Path:
@@ -56,6 +56,18 @@ def spark_session():
     return SparkSession.builder.getOrCreate()
 
 
+def format_folder(path: str) -> str:
+    """The folder a path names a format by (landing/<format>/...): a folder's own name, a
+    file's or glob's parent folder."""
+    if is_uri(path):
+        pure = PurePosixPath(path.split("://", 1)[1])
+        return pure.parent.name if pure.suffix or GLOB_CHARS & set(pure.name) else pure.name
+    local = Path(path)
+    if local.is_dir():
+        return local.resolve().name
+    return local.resolve().parent.name
+
+
 def command_land(project_dir: Path, paths: list[str], format_id: str | None, stream: str | None) -> int:
     settings = project_vars(project_dir)
     formats = settings.get("cdc_formats", [])
@@ -63,11 +75,11 @@ def command_land(project_dir: Path, paths: list[str], format_id: str | None, str
         return 2
     if paths:
         if format_id is None:
-            parents = {Path(p).resolve().parent.name if Path(p).is_file() else Path(p).resolve().name for p in paths}
+            parents = {format_folder(p) for p in paths}
             if len(parents) != 1 or next(iter(parents)) not in formats:
                 raise SystemExit("pass --format: it cannot be told from the paths")
             format_id = parents.pop()
-        plan = {format_id: [Path(p) for p in paths]}
+        plan = {format_id: [p if is_uri(p) else Path(p) for p in paths]}
     else:
         plan = default_landing_paths(project_dir, [format_id] if format_id else formats)
     spark = spark_session()
@@ -266,7 +278,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--project-dir", type=Path, default=None)
     commands = parser.add_subparsers(dest="command", required=True)
     land = commands.add_parser("land", help="land raw message files")
-    land.add_argument("paths", nargs="*")
+    land.add_argument("paths", nargs="*", help="files, folders, globs or URIs (file://, hdfs://, s3a://; .gz/.bz2 too)")
     land.add_argument("--format", dest="format_id")
     land.add_argument("--stream", default=None, help="stream name (default: the format id)")
     watch = commands.add_parser("watch", help="land files as they appear and build after each batch (one warm Spark)")

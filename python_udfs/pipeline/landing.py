@@ -1,14 +1,23 @@
 """Land raw CDC message files as rows of a landing table (one row per message, with lineage).
 
-A file is read line by line (JSON lines; blank lines are not messages). Each line keeps its
-file (``origin``) and 1-based line number (``origin_offset``). An Avro container file (e.g.
-Datastream's Avro variant) is decoded into one JSON message per record, numbered 1, 2, … in
-the file (python_udfs/pipeline/avro_messages.py). Landing is idempotent: lines
-whose ``(origin, origin_offset)`` are already in the table are skipped, so landing the same
-file twice adds nothing and a file that grew lands only its new lines.
+Message lines are read by Spark's own text reader, so landing takes what any Spark job
+takes: plain files, ``.gz`` and ``.bz2`` files, directories (searched recursively), glob
+patterns, and any filesystem URI the Spark session can read (``file://``, ``hdfs://``, an
+object store on a cluster). The lines are never collected into Python: one pass counts the
+lines of each file split, a second numbers and writes them, both inside Spark.
 
-Binary formats (``dts_avro``: one schemaless Avro record per Kafka message value) land as
-Base64 text of the message bytes, from either layout a Kafka consumer dump produces:
+A file is read line by line (JSON lines; blank lines are not messages). Each line keeps its
+file (``origin``: the path relative to the project when inside it, else absolute; a URI for
+other filesystems) and 1-based line number (``origin_offset``). Lines end at ``\\n`` (a
+trailing ``\\r`` is dropped); bytes that are not UTF-8 are replaced (U+FFFD) so the line still
+lands and is quarantined downstream instead of stopping the landing. Landing is idempotent:
+lines whose ``(origin, origin_offset)`` are already in the table are skipped, so landing the
+same file twice adds nothing and a file that grew lands only its new lines.
+
+An Avro container file (e.g. Datastream's Avro variant) is decoded into one JSON message per
+record, numbered 1, 2, … in the file (python_udfs/pipeline/avro_messages.py). Binary formats
+(``dts_avro``: one schemaless Avro record per Kafka message value) land as Base64 text of the
+message bytes, from either layout a Kafka consumer dump produces:
 
 * Base64 lines (``.b64``, ``.base64``, or any JSON-lines suffix): one message per line, read
   like JSON lines; ``origin_offset`` is the line number.
@@ -16,31 +25,39 @@ Base64 text of the message bytes, from either layout a Kafka consumer dump produ
   unsigned length followed by that many bytes; ``origin_offset`` is the 1-based frame number.
   A last frame cut short lands as it is (and is quarantined downstream).
 
-Parsing is kept apart from I/O: :func:`read_messages` and :func:`read_framed_messages` are
-pure and tested on their own.
+These two kinds of file are whole blobs, not lines: they are read into Python and decoded
+there. :func:`read_messages` (the reference for what a text file's messages are) and
+:func:`read_framed_messages` are pure and tested on their own.
 """
 
 from __future__ import annotations
 
 import base64
 import datetime as dt
+import glob
 import os
 import shutil
 import tempfile
 import uuid
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
+from urllib.parse import unquote
 
 if TYPE_CHECKING:
-    from pyspark.sql import SparkSession
+    from pyspark.sql import DataFrame, SparkSession
 
 MESSAGE_SUFFIXES = {".jsonl", ".json", ".ndjson", ".txt", ".log", ".avro"}
 BASE64_SUFFIXES = {".b64", ".base64"}
 FRAMED_SUFFIXES = {".dtsavro", ".bin"}
+# Compressed text files Spark's reader (Hadoop codecs) decompresses by their suffix.
+COMPRESSED_SUFFIXES = {".gz", ".bz2"}
 # Formats whose messages are bytes (registry payload 'avro', macros/formats/_registry.sql).
 BINARY_FORMATS = {"dts_avro"}
+GLOB_CHARS = set("*?[")
+# Characters that make Spark's reader expand a path as a glob pattern.
+SPARK_GLOB_CHARS = set("{}[]*?\\")
 
 
 @dataclass(frozen=True)
@@ -67,8 +84,9 @@ class LandingResult:
 def read_messages(data: bytes) -> Iterator[Message]:
     """Messages of a JSON-lines file: one per non-blank line, with its 1-based line number.
 
-    Bytes that are not UTF-8 are replaced (U+FFFD) so the line still lands and is quarantined
-    downstream instead of stopping the landing.
+    The reference for the Spark reader (:func:`land_files` reads text files the same way,
+    tests hold them equal): bytes that are not UTF-8 are replaced (U+FFFD) so the line still
+    lands and is quarantined downstream instead of stopping the landing.
     """
     for number, raw_line in enumerate(data.split(b"\n"), start=1):
         line = raw_line.rstrip(b"\r")
@@ -92,36 +110,95 @@ def read_framed_messages(data: bytes) -> Iterator[Message]:
         yield Message(number, base64.b64encode(body).decode("ascii"))
 
 
-def read_file_messages(path: Path, format_id: str) -> list[Message]:
-    """The messages of one landing file, by the format's payload and the file's layout:
-    length-prefixed binary frames, Avro container records (as JSON lines), or text lines."""
+def is_framed(name: str, format_id: str | None) -> bool:
+    return format_id in BINARY_FORMATS and PurePosixPath(name).suffix in FRAMED_SUFFIXES
+
+
+def read_blob_messages(data: bytes, name: str, format_id: str | None) -> list[Message] | None:
+    """The messages of a file that is a blob, not lines (length-prefixed frames, an Avro
+    container), or None for a text file."""
     from .avro_messages import is_avro_container, read_avro_records
 
-    data = path.read_bytes()
-    if format_id in BINARY_FORMATS and path.suffix in FRAMED_SUFFIXES:
+    if is_framed(name, format_id):
         return list(read_framed_messages(data))
     if is_avro_container(data):
         return [Message(number, text) for number, text in read_avro_records(data)]
-    return list(read_messages(data))
+    return None
 
 
-def message_files(paths: Iterable[Path], format_id: str | None = None) -> list[Path]:
-    """Expand directories into their message files (sorted), keep files as given."""
+def read_file_messages(path: Path, format_id: str) -> list[Message]:
+    """The messages of one landing file, by the format's payload and the file's layout:
+    length-prefixed binary frames, Avro container records (as JSON lines), or text lines."""
+    data = path.read_bytes()
+    blob = read_blob_messages(data, path.name, format_id)
+    return blob if blob is not None else list(read_messages(data))
+
+
+def is_message_file(name: str, format_id: str | None = None) -> bool:
+    """Does a file name look like messages (by suffix; ``.gz``/``.bz2`` after one)? Hidden
+    files (``.x``) are not."""
+    if name.startswith("."):
+        return False
     suffixes = MESSAGE_SUFFIXES | (BASE64_SUFFIXES | FRAMED_SUFFIXES if format_id in BINARY_FORMATS else set())
+    path = PurePosixPath(name)
+    if path.suffix in COMPRESSED_SUFFIXES:
+        path = path.with_suffix("")
+    return path.suffix in suffixes
+
+
+def is_uri(path: Path | str) -> bool:
+    """A filesystem URI (``file://``, ``hdfs://``, ``s3a://``, …), as opposed to a local path."""
+    return isinstance(path, str) and "://" in path
+
+
+def message_files(paths: Iterable[Path | str], format_id: str | None = None) -> list[Path]:
+    """Local paths to message files: directories expanded (recursively, sorted), glob
+    patterns expanded (sorted), files kept as given. URIs are listed by :func:`uri_files`."""
     found: list[Path] = []
-    for path in paths:
+    for given in paths:
+        path = Path(given)
         if path.is_dir():
             found.extend(
-                sorted(
-                    p
-                    for p in path.rglob("*")
-                    if p.is_file() and p.suffix in suffixes and not p.name.startswith(".")
-                )
+                sorted(p for p in path.rglob("*") if p.is_file() and is_message_file(p.name, format_id))
             )
         elif path.is_file():
             found.append(path)
+        elif GLOB_CHARS & set(str(given)):
+            matches = sorted(Path(m) for m in glob.glob(str(given), recursive=True))
+            if not matches:
+                raise FileNotFoundError(f"no file matches: {given}")
+            found.extend(message_files(matches, format_id))
         else:
             raise FileNotFoundError(f"no such file or directory: {path}")
+    return found
+
+
+def uri_files(spark: SparkSession, uris: Iterable[str], format_id: str | None = None) -> list[str]:
+    """The message files of filesystem URIs (globs and directories expanded, recursively),
+    listed by the session's Hadoop filesystem, so whatever the cluster reads works."""
+    jvm = spark.sparkContext._jvm
+    conf = spark.sparkContext._jsc.hadoopConfiguration()
+    found: list[str] = []
+    for uri in uris:
+        pattern = jvm.org.apache.hadoop.fs.Path(uri)
+        filesystem = pattern.getFileSystem(conf)
+        statuses = filesystem.globStatus(pattern)
+        if not statuses:
+            raise FileNotFoundError(f"no such file or directory: {uri}")
+        for status in statuses:
+            if status.isDirectory():
+                listing, files = filesystem.listFiles(status.getPath(), True), []
+                while listing.hasNext():
+                    path = listing.next().getPath()
+                    relative = str(path.toString())[len(str(status.getPath().toString())):]
+                    # hidden files and folders, and Hadoop's markers (_SUCCESS, _temporary/)
+                    if is_message_file(path.getName(), format_id) and not any(
+                        part.startswith((".", "_")) for part in relative.split("/")
+                    ):
+                        files.append(str(path.toString()))
+                found.extend(sorted(files))
+            else:
+                found.append(str(status.getPath().toString()))
     return found
 
 
@@ -134,10 +211,168 @@ def origin_name(path: Path, project_dir: Path) -> str:
         return str(resolved)
 
 
+def _without_file_scheme(location: str) -> str:
+    """``file:/p``, ``file:///p`` or ``file://host/p`` -> ``/p``; other URIs unchanged."""
+    if not location.startswith("file:"):
+        return location
+    path = location[len("file:"):]
+    return path[path.index("/", 2):] if path.startswith("//") else path
+
+
+def spark_file_key(file_path: str) -> str:
+    """A file as Spark's reader names it (``_metadata.file_path``: a URI, percent-encoded),
+    in the form the landing lists it: a local path for ``file:`` URIs, else the URI decoded."""
+    return unquote(_without_file_scheme(file_path))
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    """One file to land: how Spark reads it (``location``), how lineage names it."""
+
+    location: str
+    origin: str
+    key: str  # spark_file_key of the file, to find its lines in what Spark read
+    local: bool  # on this machine's filesystem: Python may open it as `key`
+
+
+def _local_source(path: Path, project_dir: Path) -> SourceFile:
+    resolved = path.resolve()
+    return SourceFile(str(resolved), origin_name(path, project_dir), str(resolved), True)
+
+
+def _uri_source(uri: str, project_dir: Path) -> SourceFile:
+    key = _without_file_scheme(uri)  # listed by Hadoop: not percent-encoded
+    if uri.startswith("file:"):  # a local file named by URI: the same lineage as by path
+        return SourceFile(key, origin_name(Path(key), project_dir), key, True)
+    return SourceFile(uri, key, key, False)
+
+
+def _read_head(spark: SparkSession, source: SourceFile, size: int = 4) -> bytes:
+    if source.local:
+        with open(source.key, "rb") as handle:
+            return handle.read(size)
+    return _read_bytes(spark, source)[:size]
+
+
+def _read_bytes(spark: SparkSession, source: SourceFile) -> bytes:
+    if source.local:
+        return Path(source.key).read_bytes()
+    rows = spark.read.format("binaryFile").load(source.location).select("content").collect()
+    return bytes(rows[0]["content"]) if rows else b""
+
+
+def _is_blob(spark: SparkSession, source: SourceFile, format_id: str) -> bool:
+    """Read in Python, not by Spark's text reader: frames and Avro containers, and local
+    files whose path Spark would take for a glob pattern (``[``, ``*``, ``{`` … in a name)."""
+    from .avro_messages import AVRO_MAGIC
+
+    name = PurePosixPath(source.key).name
+    if source.local and set(source.location) & SPARK_GLOB_CHARS:
+        return True
+    if is_framed(name, format_id):
+        return True
+    if PurePosixPath(name).suffix in COMPRESSED_SUFFIXES:
+        return False
+    if not source.local and PurePosixPath(name).suffix != ".avro":
+        return False  # remote text: no need to open it here
+    return _read_head(spark, source) == AVRO_MAGIC
+
+
+def _text_lines(spark: SparkSession, sources: list[SourceFile]) -> tuple[DataFrame, int]:
+    """The non-blank lines of text files, numbered per file, as landing columns (without the
+    batch columns), and how many there are.
+
+    Line numbers without moving the lines: Spark reads each file split in order, so a line's
+    number is its position in its split plus the lines of the file's earlier splits. A first
+    pass counts the lines of each split (a few rows come back); the second adds that base.
+    """
+    from pyspark.sql import functions as F
+    from pyspark.sql import types as T
+
+    read = (
+        spark.read.option("lineSep", "\n")
+        .text([s.location for s in sources])
+        .select(
+            F.col("value"),
+            F.col("_metadata.file_path").alias("file_path"),
+            F.col("_metadata.file_block_start").alias("block_start"),
+            F.monotonically_increasing_id().alias("position"),
+        )
+    )
+    blank = F.col("value").rlike(r"^\s*$")
+    splits = (
+        read.groupBy("file_path", "block_start")
+        .agg(
+            F.min("position").alias("first_position"),
+            F.count(F.lit(1)).alias("lines"),
+            F.sum(F.when(blank, 0).otherwise(1)).alias("messages"),
+        )
+        .collect()
+    )
+    by_key = {source.key: source for source in sources}
+    bases, messages, seen = [], 0, {}
+    for split in sorted(splits, key=lambda s: (s["file_path"], s["block_start"])):
+        source = by_key.get(spark_file_key(split["file_path"]))
+        origin = source.origin if source else spark_file_key(split["file_path"])
+        before = seen.get(split["file_path"], 0)
+        # line number = position - first_position + 1 + lines of the earlier splits
+        bases.append((split["file_path"], split["block_start"], origin, before + 1 - split["first_position"]))
+        seen[split["file_path"]] = before + split["lines"]
+        messages += split["messages"] or 0
+    base_schema = T.StructType([
+        T.StructField("file_path", T.StringType()),
+        T.StructField("block_start", T.LongType()),
+        T.StructField("origin", T.StringType()),
+        T.StructField("base", T.LongType()),
+    ])
+    split_bases = spark.createDataFrame(bases, base_schema)
+    lines = (
+        read.where(~blank)
+        .join(F.broadcast(split_bases), ["file_path", "block_start"])
+        .select(
+            F.make_valid_utf8(F.regexp_replace("value", "\r+$", "")).alias("raw_value"),
+            F.col("origin"),
+            (F.col("position") + F.col("base")).alias("origin_offset"),
+        )
+    )
+    return lines, messages
+
+
+def _blob_lines(
+    spark: SparkSession, sources: list[SourceFile], format_id: str, scratch: Path, progress: bool
+) -> tuple[DataFrame | None, int]:
+    """The messages of blob files (frames, Avro containers), decoded in Python, as a
+    DataFrame of (raw_value, origin, origin_offset) staged through a Parquet scratch file."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    writer, count = None, 0
+    for source in sources:
+        data = _read_bytes(spark, source)
+        messages = read_blob_messages(data, PurePosixPath(source.key).name, format_id)
+        if messages is None:  # not a blob after all
+            messages = list(read_messages(data))
+        batch = pa.table({
+            "raw_value": pa.array([m.text for m in messages], pa.string()),
+            "origin": pa.array([source.origin] * len(messages), pa.string()),
+            "origin_offset": pa.array([m.line_number for m in messages], pa.int64()),
+        })
+        if writer is None:
+            writer = pq.ParquetWriter(scratch / "blobs.parquet", batch.schema)
+        writer.write_table(batch)
+        count += len(messages)
+        if progress:
+            print(f"  read {source.origin}: {len(messages)} messages", flush=True)
+    if writer is None:
+        return None, 0
+    writer.close()
+    return spark.read.parquet(str(scratch / "blobs.parquet")), count
+
+
 def land_files(
     spark: SparkSession,
     format_id: str,
-    paths: Iterable[Path],
+    paths: Iterable[Path | str],
     *,
     project_dir: Path,
     landing_schema: str = "cdc_landing",
@@ -145,9 +380,9 @@ def land_files(
     scratch_dir: Path | None = None,
     progress: bool = True,
 ) -> LandingResult:
-    """Land every message of ``paths`` into ``<landing_schema>.raw_<format_id>``."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
+    """Land every message of ``paths`` (local files, folders, globs or filesystem URIs) into
+    ``<landing_schema>.raw_<format_id>``, in one insert."""
+    from pyspark.sql import functions as F
 
     table = f"{landing_schema}.raw_{format_id}"
     if not spark.catalog.tableExists(table):
@@ -155,70 +390,79 @@ def land_files(
             f"landing table {table} does not exist: is '{format_id}' listed in "
             "var('cdc_formats') in dbt_project.yml?"
         )
-    files = message_files(paths, format_id)
+    paths = list(paths)
+    listed = [_local_source(p, project_dir) for p in message_files([p for p in paths if not is_uri(p)], format_id)]
+    listed += [_uri_source(u, project_dir) for u in uri_files(spark, [p for p in paths if is_uri(p)], format_id)]
+    sources = list({source.key: source for source in listed}.values())  # a file named twice lands once
     # Landing time is the batch's identity in the pipeline: keep it strictly increasing.
-    latest = spark.sql(f"select max(landed_at) as latest from {table}").first()
+    # (As text: collected timestamps would be shifted to this machine's time zone.)
+    latest = spark.sql(f"select cast(max(landed_at) as string) as latest from {table}").first()["latest"]
     landed_at = dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)
-    if latest and latest["latest"] is not None and latest["latest"] >= landed_at:
-        landed_at = latest["latest"] + dt.timedelta(microseconds=1)
-    result = LandingResult(format_id, table, uuid.uuid4().hex, landed_at)
+    if latest is not None and dt.datetime.fromisoformat(latest) >= landed_at:
+        landed_at = dt.datetime.fromisoformat(latest) + dt.timedelta(microseconds=1)
+    result = LandingResult(format_id, table, uuid.uuid4().hex, landed_at, files=len(sources))
+    if not sources:
+        return result
 
     scratch_root = scratch_dir or Path(tempfile.gettempdir())
     scratch_root.mkdir(parents=True, exist_ok=True)
     scratch = Path(tempfile.mkdtemp(prefix=f"landing-{format_id}-", dir=scratch_root))
     try:
-        writer = None
-        for path in files:
-            messages = read_file_messages(path, format_id)
-            origin = origin_name(path, project_dir)
-            batch = pa.table(
-                {
-                    "raw_value": pa.array([m.text for m in messages], pa.string()),
-                    "stream_name": pa.array([stream_name or format_id] * len(messages), pa.string()),
-                    "origin": pa.array([origin] * len(messages), pa.string()),
-                    "origin_partition": pa.nulls(len(messages), pa.int32()),
-                    "origin_offset": pa.array([m.line_number for m in messages], pa.int64()),
-                    "origin_timestamp": pa.nulls(len(messages), pa.timestamp("us")),
-                    "landed_at": pa.array([landed_at] * len(messages), pa.timestamp("us")),
-                    "landing_batch_id": pa.array([result.batch_id] * len(messages), pa.string()),
-                }
-            )
-            if writer is None:
-                writer = pq.ParquetWriter(scratch / "batch.parquet", batch.schema)
-            writer.write_table(batch)
-            result.files += 1
-            result.messages_read += len(messages)
+        blobs = [s for s in sources if _is_blob(spark, s, format_id)]
+        texts = [s for s in sources if s not in blobs]
+        parts = []
+        if texts:
+            lines, count = _text_lines(spark, texts)
+            parts.append(lines)
+            result.messages_read += count
             if progress:
-                print(f"  read {origin}: {len(messages)} messages", flush=True)
-        if writer is None:
+                print(f"  read {len(texts)} text files: {count} messages", flush=True)
+        blob_lines, count = _blob_lines(spark, blobs, format_id, scratch, progress)
+        if blob_lines is not None:
+            parts.append(blob_lines)
+            result.messages_read += count
+        if not result.messages_read:
             return result
-        writer.close()
+        incoming = parts[0] if len(parts) == 1 else parts[0].unionByName(parts[1])
 
-        incoming = spark.read.parquet(str(scratch))
-        incoming.createOrReplaceTempView("cdc_landing_incoming")
-        # Keep only lines not landed before (semi join first: the big side is filtered
-        # to the files of this batch before the anti join).
-        new_rows = spark.sql(
+        # Lines landed before are skipped; only files landed before need the anti join.
+        origins = sorted({s.origin for s in sources})
+        spark.createDataFrame([(o,) for o in origins], "origin string").createOrReplaceTempView(
+            "cdc_landing_origins"
+        )
+        landed_before = spark.sql(
             f"""
-            select incoming.*
-            from cdc_landing_incoming as incoming
-            left anti join (
-                select existing.origin, existing.origin_offset
-                from {table} as existing
-                left semi join (select distinct origin from cdc_landing_incoming) as files
-                    on existing.origin = files.origin
-            ) as landed
-                on incoming.origin = landed.origin
-                and incoming.origin_offset = landed.origin_offset
+            select existing.origin, existing.origin_offset
+            from {table} as existing
+            left semi join cdc_landing_origins as files
+                on existing.origin = files.origin
             """
         )
+        if landed_before.limit(1).count():
+            incoming = incoming.join(landed_before, ["origin", "origin_offset"], "left_anti")
+            expect_all = False
+        else:
+            expect_all = True
+        rows = incoming.select(
+            F.col("raw_value"),
+            F.lit(stream_name or format_id).alias("stream_name"),
+            F.col("origin"),
+            F.lit(None).cast("int").alias("origin_partition"),
+            F.col("origin_offset"),
+            F.lit(None).cast("timestamp").alias("origin_timestamp"),
+            F.expr(f"timestamp'{landed_at.isoformat(sep=' ')}'").alias("landed_at"),
+            F.lit(result.batch_id).alias("landing_batch_id"),
+        )
         columns = [field.name for field in spark.table(table).schema.fields]
-        new_rows = new_rows.select(*columns).cache()
-        result.messages_landed = new_rows.count()
-        if result.messages_landed:
-            new_rows.write.insertInto(table)
-        new_rows.unpersist()
-        spark.catalog.dropTempView("cdc_landing_incoming")
+        rows.select(*columns).write.insertInto(table)
+        if expect_all:
+            result.messages_landed = result.messages_read
+        else:
+            result.messages_landed = spark.sql(
+                f"select count(*) as n from {table} where landing_batch_id = '{result.batch_id}'"
+                f" and landed_at = timestamp'{landed_at.isoformat(sep=' ')}'"
+            ).first()["n"]
+        spark.catalog.dropTempView("cdc_landing_origins")
         return result
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
@@ -232,11 +476,10 @@ def default_landing_paths(project_dir: Path, format_ids: Iterable[str]) -> dict[
         for format_id in format_ids
         if (root / format_id).is_dir()
     }
-
-
 def environment_defaults(project_dir: Path) -> None:
     """Absolute defaults for the profile's env vars, so any working directory works."""
     local = project_dir / ".cdc_local"
     os.environ.setdefault("CDC_LOCAL_DIR", str(local))
     os.environ.setdefault("CDC_LOG4J_CONFIG", str(project_dir / "profiles" / "log4j2.properties"))
     os.environ.setdefault("DBT_PROFILES_DIR", str(project_dir / "profiles"))
+

@@ -1,0 +1,152 @@
+"""Landing through Spark's reader: what lands is what the pure reference reader finds.
+
+`read_messages` (pure Python) defines the messages of a text file: non-blank lines, 1-based
+line numbers, a trailing CR dropped, invalid UTF-8 replaced. `land_files` reads text files with
+Spark instead; these tests land awkward files (compressed, split into many parts, odd names,
+globs, directories, `file://` URIs) into a real landing table and compare row for row.
+"""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+from pathlib import Path
+
+import pytest
+
+from python_udfs.pipeline.landing import (
+    is_message_file,
+    land_files,
+    origin_name,
+    read_messages,
+    spark_file_key,
+)
+
+from .conftest import PROJECT_DIR
+
+pytestmark = pytest.mark.dbt
+
+AWKWARD = (
+    b'{"a":1}\r\n\n  \n{"b":2}\n\xff\xfe broken\n\t\n'
+    b'{"c":"\xe2\x82"}\r\r\n\rx\n{"d":"\xe4\xb8\xad\xe6\x96\x87"}\n\x00nul\n'
+    b'{"last":"no newline"}'
+)
+
+
+def many_lines(count: int, width: int = 40) -> bytes:
+    return b"".join(b'{"n":%d,"pad":"%s"}\n' % (i, b"x" * (i % width)) + (b"\n" if i % 7 == 0 else b"") for i in range(count))
+
+
+@pytest.fixture(scope="module")
+def landing(make_pipeline):
+    pipeline = make_pipeline("landread", {"cdc_formats": ["canal"]})
+    pipeline.dbt("run-operation", "create_landing_tables", "--quiet")
+    return pipeline
+
+
+def landed_rows(pipeline, batch: str | None = None) -> dict[tuple[str, int], str]:
+    where = f"where landing_batch_id = '{batch}'" if batch else ""
+    rows = pipeline.sql(f"select origin, origin_offset, raw_value from {{s}}_landing.raw_canal {where}")
+    found = {(r["origin"], r["origin_offset"]): r["raw_value"] for r in rows}
+    assert len(found) == len(rows), "a (file, line) landed twice"
+    return found
+
+
+def expected_rows(files: dict[Path, bytes]) -> dict[tuple[str, int], str]:
+    return {
+        (origin_name(path, PROJECT_DIR), m.line_number): m.text
+        for path, data in files.items()
+        for m in read_messages(data)
+    }
+
+
+def land(pipeline, paths):
+    from pyspark.sql import SparkSession
+
+    return land_files(
+        SparkSession.builder.getOrCreate(), "canal", paths, project_dir=PROJECT_DIR,
+        landing_schema=f"{pipeline.schema}_landing", scratch_dir=pipeline.work_dir / "scratch",
+        progress=False,
+    )
+
+
+def test_text_compressed_and_odd_names_land_as_the_reference_reader_reads_them(landing):
+    folder = landing.work_dir / "odd"
+    folder.mkdir()
+    files = {
+        folder / "plain.jsonl": AWKWARD,
+        folder / "with space #1 %20 ü.jsonl": AWKWARD + b"\n{}",
+        folder / "glob[1]{x}.jsonl": b"{}\n\n{}\n",
+    }
+    for path, data in files.items():
+        path.write_bytes(data)
+    gz_data, bz_data = many_lines(500), many_lines(700)
+    (folder / "g.jsonl.gz").write_bytes(gzip.compress(gz_data))
+    (folder / "b.ndjson.bz2").write_bytes(bz2.compress(bz_data))
+    files[folder / "g.jsonl.gz"] = gz_data
+    files[folder / "b.ndjson.bz2"] = bz_data
+
+    result = land(landing, [folder])
+    expected = expected_rows(files)
+    assert landed_rows(landing, result.batch_id) == expected
+    assert (result.files, result.messages_read, result.messages_landed) == (5, len(expected), len(expected))
+    # landing the same files again adds nothing, also named differently (a glob, a URI)
+    again = land(landing, [str(folder / "*.jsonl"), folder.as_uri() + "/g.jsonl.gz"])
+    assert (again.messages_read, again.messages_landed) == (
+        sum(1 for key in expected if not key[0].endswith(".bz2")), 0,
+    )
+
+
+def test_a_file_split_into_many_parts_keeps_its_line_numbers(landing):
+    from pyspark.sql import SparkSession
+
+    spark = SparkSession.builder.getOrCreate()
+    path = landing.work_dir / "split" / "big.jsonl"
+    path.parent.mkdir()
+    data = many_lines(3000)
+    path.write_bytes(data)
+    bz_path = path.with_name("big.jsonl.bz2")
+    bz_path.write_bytes(bz2.compress(data))
+    previous = spark.conf.get("spark.sql.files.maxPartitionBytes")
+    spark.conf.set("spark.sql.files.maxPartitionBytes", "4096")  # dozens of splits per file
+    try:
+        result = land(landing, [path, bz_path])
+    finally:
+        spark.conf.set("spark.sql.files.maxPartitionBytes", previous)
+    assert landed_rows(landing, result.batch_id) == expected_rows({path: data, bz_path: data})
+
+
+def test_a_grown_file_lands_only_its_new_lines(landing):
+    path = landing.work_dir / "grow" / "growing.jsonl"
+    path.parent.mkdir()
+    path.write_bytes(b'{"n":1}\n{"n":2}\n')
+    first = land(landing, [path])
+    path.write_bytes(b'{"n":1}\n{"n":2}\n\n{"n":3}\n')
+    second = land(landing, [path])
+    assert (first.messages_landed, second.messages_read, second.messages_landed) == (2, 3, 1)
+    assert landed_rows(landing, second.batch_id) == {(origin_name(path, PROJECT_DIR), 4): '{"n":3}'}
+    assert second.landed_at > first.landed_at
+
+
+def test_uri_directories_are_listed_recursively_without_hidden_files(landing):
+    root = landing.work_dir / "uri"
+    (root / "day=1").mkdir(parents=True)
+    (root / "_temporary").mkdir()
+    (root / "day=1" / "a.jsonl").write_bytes(b"{}\n{}\n")
+    (root / "day=1" / ".a.jsonl.crc").write_bytes(b"x")
+    (root / "_temporary" / "partial.jsonl").write_bytes(b"{}\n")
+    (root / "notes.md").write_bytes(b"not messages")
+    result = land(landing, [root.as_uri()])
+    origin = origin_name(root / "day=1" / "a.jsonl", PROJECT_DIR)  # a local file: as by path
+    assert sorted(landed_rows(landing, result.batch_id)) == [(origin, 1), (origin, 2)]
+    with pytest.raises(FileNotFoundError):
+        land(landing, [(root / "missing").as_uri()])
+
+
+def test_file_names_and_spark_paths():
+    assert is_message_file("a.jsonl.gz") and is_message_file("a.json.bz2") and is_message_file("a.log")
+    assert not is_message_file(".a.jsonl") and not is_message_file("a.md") and not is_message_file("a.gz")
+    assert is_message_file("a.b64.gz", "dts_avro") and not is_message_file("a.b64.gz", "canal")
+    assert spark_file_key("file:/tmp/a%20b%23c%25.jsonl") == "/tmp/a b#c%.jsonl"
+    assert spark_file_key("file:///tmp/x.jsonl") == "/tmp/x.jsonl"
+    assert spark_file_key("s3a://bucket/a%20b.jsonl") == "s3a://bucket/a b.jsonl"
