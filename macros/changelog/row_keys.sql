@@ -52,12 +52,15 @@
 {%- endmacro %}
 
 
-{# The key value text for `key_columns` (array<string>) read from `image` (map). #}
+{#
+    The key value text for `key_columns` (array<string>) read from `image` (map). A one-column
+    key (the common case) is read without a lambda: lambdas are interpreted, not compiled.
+#}
 {% macro key_text(key_columns, image) -%}
     case
         when {{ key_columns }} is null or size({{ key_columns }}) = 0 or {{ image }} is null then null
-        when exists({{ key_columns }}, key_column__ -> {{ key_value(image, 'key_column__') }} is null) then null
         when size({{ key_columns }}) = 1 then {{ key_value(image, 'element_at(' ~ key_columns ~ ', 1)') }}
+        when exists({{ key_columns }}, key_column__ -> {{ key_value(image, 'key_column__') }} is null) then null
         else to_json(transform({{ key_columns }}, key_column__ -> {{ key_value(image, 'key_column__') }}))
     end
 {%- endmacro %}

@@ -114,6 +114,8 @@ struct<
 {% macro canal__ddl_operation(sql_text) -%}
     {%- set statement = "lower(regexp_replace(coalesce(" ~ sql_text ~ ", ''), '^(\\\\s+|/\\\\*(?s:.*?)\\\\*/)*', ''))" -%}
     case
+        /* most messages are DML without a statement: skip the regular expressions */
+        when nullif(trim({{ sql_text }}), '') is null then named_struct('event_class', 'schema_change', 'operation', 'ddl')
         when {{ statement }} rlike '^truncate\\b' then named_struct('event_class', 'truncate', 'operation', 'truncate')
         when {{ statement }} rlike '^drop\\s+(temporary\\s+)?table\\b' then named_struct('event_class', 'truncate', 'operation', 'drop')
         when {{ statement }} rlike '^drop\\s+index\\b' then named_struct('event_class', 'schema_change', 'operation', 'drop_index')
@@ -127,22 +129,22 @@ struct<
 
 
 {#
-    Canonical column types of a message: `mysqlType` lower-cased (`VARCHAR(255)` ->
+    Canonical column types a message declares: `mysqlType` lower-cased (`VARCHAR(255)` ->
     `varchar(255)`, `DECIMAL(8, 0)` -> `decimal(8,0)`), else `sqlType` mapped through
-    canal__sql_type_map, else `string` for a column of the image without type information.
+    canal__sql_type_map. Computed once per message (not per row: the lambdas are interpreted).
 #}
-{% macro canal__column_types(mysql_types, sql_types, image) -%}
+{% macro canal__message_column_types(mysql_types, sql_types) -%}
     {%- set sql_type_map = canal__sql_type_map() -%}
     map_concat(
-        transform_values(coalesce({{ image }}, cast(map() as map<string, string>)), (column_name, value) -> 'string'),
         transform_values(
             coalesce({{ sql_types }}, cast(map() as map<string, string>)),
-            (column_name, type_number) -> case trim(type_number)
-                {%- for number, canonical in sql_type_map.items() %}
-                when '{{ number }}' then '{{ canonical }}'
-                {%- endfor %}
-                else 'string'
-            end
+            (column_name, type_number) -> coalesce(
+                try_element_at(
+                    map({% for number, canonical in sql_type_map.items() %}'{{ number }}', '{{ canonical }}'{{ ", " if not loop.last }}{% endfor %}),
+                    trim(type_number)
+                ),
+                'string'
+            )
         ),
         transform_values(
             map_filter(coalesce({{ mysql_types }}, cast(map() as map<string, string>)), (column_name, mysql_type) -> nullif(trim(mysql_type), '') is not null),
@@ -155,13 +157,29 @@ struct<
 
 
 {#
-    SQL array<string>: the columns of a message whose values are bytes (`mysqlType` binary,
-    varbinary, (tiny|medium|long)blob; where `mysqlType` is silent, `sqlType` -2/-3/-4/2004).
-    Canal writes their values as ISO-8859-1 text of the bytes (one char per byte).
+    Canonical column types of a row: the message's declared types (canal__message_column_types)
+    over `string` for every column of the image without type information.
 #}
-{% macro canal__binary_columns(mysql_types, sql_types) -%}
+{% macro canal__column_types(message_types, image) -%}
+    map_concat(
+        map_from_arrays(
+            map_keys(coalesce({{ image }}, cast(map() as map<string, string>))),
+            array_repeat('string', size(coalesce({{ image }}, cast(map() as map<string, string>))))
+        ),
+        {{ message_types }}
+    )
+{%- endmacro %}
+
+
+{#
+    SQL array<string>: the columns of a message whose values are bytes (`mysqlType` binary,
+    varbinary, (tiny|medium|long)blob; where `mysqlType` is silent, `sqlType` -2/-3/-4/2004),
+    from the message's declared types (canal__message_column_types). Canal writes their values
+    as ISO-8859-1 text of the bytes (one char per byte).
+#}
+{% macro canal__binary_columns(message_types) -%}
     map_keys(map_filter(
-        {{ canal__column_types(mysql_types, sql_types, 'cast(null as map<string, string>)') }},
+        {{ message_types }},
         (column_name, column_type) -> regexp_extract(column_type, '^\\s*([a-z]+)', 1)
             in ('binary', 'varbinary', 'blob', 'tinyblob', 'mediumblob', 'longblob')
     ))
@@ -258,6 +276,9 @@ struct<
                 case when size(message.pkNames) > 0 then message.pkNames end,
                 {{ configured_primary_keys() }}[concat_ws('.', database_name, table_name)]
             ) as declared_keys,
+            -- Per message, before rows are exploded: what every row of the message shares.
+            {{ canal__message_column_types('message.mysqlType', 'message.sqlType') }} as message_types,
+            concat({{ sort_key_number('message.es') }}, {{ sort_key_number('message.id') }}) as position_sort_key,
             -- Problems of the whole message: one quarantine event, rows are not exploded.
             case
                 when message._corrupt_record is not null
@@ -290,7 +311,7 @@ struct<
         from (
             select
                 typed.*,
-                {{ canal__binary_columns('message.mysqlType', 'message.sqlType') }} as binary_columns
+                {{ canal__binary_columns('message_types') }} as binary_columns
             from typed
         ) as typed
         lateral view outer posexplode(
@@ -314,7 +335,8 @@ struct<
     keyed as (
         select
             shaped.*,
-            {{ row_key('declared_keys', 'row_image') }} as computed_row_key
+            {{ row_key('declared_keys', 'row_image') }} as computed_row_key,
+            case when operation = 'update' then {{ row_key('declared_keys', 'before') }} end as before_row_key
         from shaped
     ),
 
@@ -346,15 +368,12 @@ struct<
         nullif(concat_ws('.', database_name, table_name), '') as table_id,
         {{ effective_key_columns('declared_keys', 'row_image') }} as primary_key_columns,
         computed_row_key as row_key,
-        case
-            when operation = 'update' and {{ row_key('declared_keys', 'before') }} <> computed_row_key
-                then {{ row_key('declared_keys', 'before') }}
-        end as previous_row_key,
+        case when before_row_key <> computed_row_key then before_row_key end as previous_row_key,
         {{ row_key_kind('declared_keys', 'row_image') }} as row_key_kind,
         before,
         after,
         false as after_is_partial,
-        {{ canal__column_types('message.mysqlType', 'message.sqlType', 'row_image') }} as column_types,
+        {{ canal__column_types('message_types', 'row_image') }} as column_types,
         case
             when try_cast(message.es as bigint) > 0 then {{ epoch_to_timestamp('message.es', 'ms') }}
         end as committed_at,
@@ -362,11 +381,7 @@ struct<
             when try_cast(message.ts as bigint) > 0 then {{ epoch_to_timestamp('message.ts', 'ms') }}
         end as captured_at,
         nullif(concat_ws('/', message.id, message.gtid), '') as source_position,
-        concat(
-            {{ sort_key_number('message.es') }},
-            {{ sort_key_number('message.id') }},
-            {{ landing_order_key('row_index') }}
-        ) as sort_key,
+        concat(position_sort_key, {{ landing_order_key('row_index') }}) as sort_key,
         message.gtid as transaction_id,
         cast(null as string) as pairing_key,
         case when event_class_raw in ('schema_change', 'truncate') then message.sql end as ddl_text,
