@@ -313,7 +313,9 @@ def _text_lines(spark: SparkSession, sources: list[SourceFile]) -> tuple[DataFra
     bases, messages, seen = [], 0, {}
     for split in sorted(splits, key=lambda s: (s["file_path"], s["block_start"])):
         source = by_key.get(spark_file_key(split["file_path"]))
-        origin = source.origin if source else spark_file_key(split["file_path"])
+        if source is None:  # never guess a lineage: another name would land the file again
+            raise RuntimeError(f"Spark read {split['file_path']!r}, which is none of the files listed to land")
+        origin = source.origin
         before = seen.get(split["file_path"], 0)
         # line number = position - first_position + 1 + lines of the earlier splits
         bases.append((split["file_path"], split["block_start"], origin, before + 1 - split["first_position"]))

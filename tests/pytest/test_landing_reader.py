@@ -60,11 +60,11 @@ def expected_rows(files: dict[Path, bytes]) -> dict[tuple[str, int], str]:
     }
 
 
-def land(pipeline, paths):
+def land(pipeline, paths, project_dir=PROJECT_DIR):
     from pyspark.sql import SparkSession
 
     return land_files(
-        SparkSession.builder.getOrCreate(), "canal", paths, project_dir=PROJECT_DIR,
+        SparkSession.builder.getOrCreate(), "canal", paths, project_dir=project_dir,
         landing_schema=f"{pipeline.schema}_landing", scratch_dir=pipeline.work_dir / "scratch",
         progress=False,
     )
@@ -141,6 +141,21 @@ def test_uri_directories_are_listed_recursively_without_hidden_files(landing):
     assert sorted(landed_rows(landing, result.batch_id)) == [(origin, 1), (origin, 2)]
     with pytest.raises(FileNotFoundError):
         land(landing, [(root / "missing").as_uri()])
+
+
+def test_files_inside_the_project_keep_relative_origins(landing):
+    project = landing.work_dir / "project"
+    path = project / "landing" / "canal" / "odd name ü.jsonl"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"{}\n\n{}\n")
+    first = land(landing, [path], project_dir=project)
+    assert sorted(landed_rows(landing, first.batch_id)) == [
+        ("landing/canal/odd name ü.jsonl", 1), ("landing/canal/odd name ü.jsonl", 3),
+    ]
+    # the same file through its folder, a glob and a file:// URI: already landed
+    again = land(landing, [project / "landing", str(project / "landing" / "*" / "*.jsonl"), f"file://{path}"],
+                 project_dir=project)
+    assert (again.files, again.messages_read, again.messages_landed) == (1, 2, 0)
 
 
 def test_file_names_and_spark_paths():
