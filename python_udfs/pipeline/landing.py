@@ -332,7 +332,8 @@ def _text_lines(spark: SparkSession, sources: list[SourceFile]) -> tuple[DataFra
         read.where(~blank)
         .join(F.broadcast(split_bases), ["file_path", "block_start"])
         .select(
-            F.make_valid_utf8(F.regexp_replace("value", "\r+$", "")).alias("raw_value"),
+            # valid UTF-8 first: a regular expression would decode the bytes its own way
+            F.regexp_replace(F.make_valid_utf8("value"), "\r+$", "").alias("raw_value"),
             F.col("origin"),
             (F.col("position") + F.col("base")).alias("origin_offset"),
         )

@@ -29,6 +29,9 @@ pytestmark = pytest.mark.dbt
 AWKWARD = (
     b'{"a":1}\r\n\n  \n{"b":2}\n\xff\xfe broken\n\t\n'
     b'{"c":"\xe2\x82"}\r\r\n\rx\n{"d":"\xe4\xb8\xad\xe6\x96\x87"}\n\x00nul\n'
+    # invalid UTF-8 of every kind (truncated, overlong, surrogate, beyond U+10FFFF, stray
+    # continuation bytes): replaced exactly as Python's errors="replace" does
+    b'\xf0\x9f\x98x\n\xc0\xafx\n\xed\xa0\x80x\n\xf4\x90\x80\x80x\n\xe0\x80\xafx\na\x80\x80b\n\xc2\n'
     b'{"last":"no newline"}'
 )
 
