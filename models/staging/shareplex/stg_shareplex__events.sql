@@ -11,7 +11,7 @@
 {%- set read_plan = staging_read_plan('shareplex') %}
 {%- if read_plan.nothing_new %}
 -- nothing landed since the last complete batch: nothing to parse
-select * from {{ this }} where false
+{{ cdc_nothing_new_sql() }}
 {%- else %}
 with landed as (
     {{ landed_messages('shareplex', read_plan) }}

@@ -1,5 +1,8 @@
 from __future__ import annotations
 
+import hashlib
+import json
+
 from dbt.adapters.base.meta import available
 from dbt.adapters.events.logging import AdapterLogger
 from dbt.adapters.spark.connections import SparkConnectionMethod
@@ -22,6 +25,28 @@ class SparkCdcAdapter(SparkAdapter):
     def get_adapter_run_info(cls, config):  # type: ignore[no-untyped-def]
         # dbt derives a module name from the class name ("sparkcdc"); report as dbt-spark.
         return SparkAdapter.get_adapter_run_info.__func__(SparkAdapter, config)  # type: ignore[attr-defined]
+
+    @available
+    def cdc_code_version(self) -> str:
+        """A digest of the code every model runs with: all macros dbt knows (the project's, this
+        plugin's, dbt's own) and the project and command-line vars. A model skipped as
+        unchanged (include/macros/skip_unchanged.sql) compares it with the one of its last run,
+        so a project upgrade or other vars run the model again. Cached while the macros and vars stay the same.
+        """
+        resolver = self._macro_resolver
+        macros = getattr(resolver, "macros", {}) if resolver is not None else {}
+        project_vars = getattr(getattr(self.config, "vars", None), "vars", {})
+        cli_vars = getattr(self.config, "cli_vars", {})
+        settings = json.dumps([project_vars, cli_vars], sort_keys=True, default=str)
+        # The adapter may outlive an invocation (dbt run in-process): key the cache on both.
+        key = (id(macros), len(macros), settings)
+        cached = getattr(self, "_cdc_code_version", None)
+        if cached is None or cached[0] != key:
+            digest = hashlib.sha256(settings.encode())
+            for unique_id in sorted(macros):
+                digest.update(unique_id.encode() + b"\0" + macros[unique_id].macro_sql.encode() + b"\0")
+            cached = self._cdc_code_version = (key, digest.hexdigest()[:32])
+        return cached[1]
 
     @available
     def clear_orphaned_table_location(self, relation) -> bool:  # type: ignore[no-untyped-def]

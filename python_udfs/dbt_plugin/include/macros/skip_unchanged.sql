@@ -1,0 +1,225 @@
+{#-
+    Models with nothing new cost a metadata lookup, not a Spark statement.
+
+    A `table` or `incremental` model run by this adapter is skipped (no statement, status
+    "SKIP nothing new") when either:
+
+    1. its compiled SQL says so: it contains `cdc_nothing_new_sql()` (a staging model whose
+       read plan found nothing landed since its last complete batch), or
+    2. nothing it reads changed since its last successful run: every model it refs (through
+       ephemeral models) carries a version (table property `cdc.version`), and the digest of
+       those versions, of the model's own code and of the project's code version (every macro
+       and var, adapter.cdc_code_version) equals the one it recorded (`cdc.inputs`) at its
+       last successful run. Not its compiled SQL: a first (full) and a later (incremental) run
+       compile differently, and the marks in it are read from the model itself.
+
+    A run that is not skipped records, after its statement succeeded, a new `cdc.version`
+    (this invocation) and the `cdc.inputs` it read. So a model that failed or was killed
+    records nothing and runs again next time (with its own incremental logic, which reads
+    from its marks and recovers); a model that reads a source (a landing table) is never
+    skipped by rule 2 (landing tables carry no version), only by rule 1; a full refresh is
+    never skipped; changed code (project upgrade, other vars) changes the digest.
+-#}
+
+{%- macro cdc_nothing_new_sql() -%}
+    select * from {{ this }} where false /* cdc:nothing-new */
+{%- endmacro -%}
+
+
+{#- The digest of what `node` reads now (versions of the refs, and `code`: a test's compiled SQL,
+    a model's own code and the project's code version), or none when a
+    version is unknown (a source, a model never recorded, a view). `properties` caches table
+    properties by relation across calls. -#}
+{%- macro cdc_input_digest(node, code, properties={}) -%}
+    {%- set versions = [] -%}
+    {%- set pending = node.depends_on.nodes | list -%}
+    {%- set seen = [] -%}
+    {%- if not pending -%}
+        {{ return(none) }}
+    {%- endif -%}
+    {%- for _ in range(1000) if pending -%}
+        {%- set unique_id = pending.pop() -%}
+        {%- if unique_id not in seen -%}
+            {%- do seen.append(unique_id) -%}
+            {%- set parent = graph.nodes.get(unique_id) -%}
+            {%- if parent is none or parent.resource_type != 'model' -%}
+                {{ return(none) }}
+            {%- elif parent.config.materialized in ('ephemeral', 'view') -%}
+                {#- No data of its own: what it reads, and its SQL. -#}
+                {%- do versions.append(unique_id ~ '=' ~ local_md5(parent.raw_code)) -%}
+                {%- do pending.extend(parent.depends_on.nodes) -%}
+            {%- elif parent.config.materialized not in ('table', 'incremental') -%}
+                {{ return(none) }}
+            {%- else -%}
+                {%- set version = cdc_table_properties(cdc_node_relation(parent), properties).get('cdc.version') -%}
+                {%- if version is none -%}
+                    {{ return(none) }}
+                {%- endif -%}
+                {%- do versions.append(unique_id ~ '=' ~ version) -%}
+            {%- endif -%}
+        {%- endif -%}
+    {%- endfor -%}
+    {%- if pending -%}
+        {{ return(none) }}
+    {%- endif -%}
+    {{ return(local_md5((versions | sort | join(';')) ~ '|' ~ code)) }}
+{%- endmacro -%}
+
+
+{%- macro cdc_node_relation(node) -%}
+    {{ return(api.Relation.create(database=node.database, schema=node.schema, identifier=node.alias)) }}
+{%- endmacro -%}
+
+
+{#- The table properties of `relation` ({} when it does not exist), cached in `cache`. -#}
+{%- macro cdc_table_properties(relation, cache={}) -%}
+    {%- set key = relation | string -%}
+    {%- if key not in cache -%}
+        {%- set found = {} -%}
+        {%- if load_relation(relation) is not none -%}
+            {%- for row in run_query('show tblproperties ' ~ relation).rows -%}
+                {%- do found.update({row[0]: row[1]}) -%}
+            {%- endfor -%}
+        {%- endif -%}
+        {%- do cache.update({key: found}) -%}
+    {%- endif -%}
+    {{ return(cache[key]) }}
+{%- endmacro -%}
+
+
+{%- macro cdc_table_property(relation, key) -%}
+    {{ return(cdc_table_properties(relation, {}).get(key)) }}
+{%- endmacro -%}
+
+
+{#- Record, after a successful statement, this run's version and what it read. A view's
+    version is the digest of what it reads (it holds no data of its own). -#}
+{%- macro cdc_record_inputs(relation, digest, is_view=false) -%}
+    {%- call statement('cdc_record_inputs') -%}
+        alter {{ 'view' if is_view else 'table' }} {{ relation }} set tblproperties (
+            'cdc.version' = '{{ (digest or invocation_id) if is_view else invocation_id }}',
+            'cdc.inputs' = '{{ digest or "" }}'
+        )
+    {%- endcall -%}
+{%- endmacro -%}
+
+
+{#- Run `materialization` (the adapter's own), unless the model has nothing new (see above). -#}
+{%- macro cdc_run_unless_unchanged(materialization, is_view=false) -%}
+    {%- set existing = load_relation(this) -%}
+    {%- set can_skip = existing is not none and (existing.is_view if is_view else existing.is_table)
+                       and not should_full_refresh() and model.language == 'sql' -%}
+    {%- if can_skip and not is_view and '/* cdc:nothing-new */' in compiled_code -%}
+        {#- A table built before versions existed gets one: what it holds is unchanged. -#}
+        {%- if cdc_table_property(this, 'cdc.version') is none -%}
+            {%- do cdc_record_inputs(this, none) -%}
+        {%- endif -%}
+        {%- do store_result('main', response='SKIP nothing new') -%}
+        {{ return({'relations': [this]}) }}
+    {%- endif -%}
+    {#- The model's own code, not its compiled SQL: that differs between a first (full) and a
+        later (incremental) run and holds marks read from the model itself. -#}
+    {%- set code = model.raw_code ~ '|' ~ adapter.cdc_code_version() -%}
+    {%- set digest = cdc_input_digest(model, code, {}) if model.language == 'sql' else none -%}
+    {%- if can_skip and digest is not none
+          and digest == cdc_table_property(this, 'cdc.inputs') -%}
+        {%- do store_result('main', response='SKIP nothing new') -%}
+        {{ return({'relations': [this]}) }}
+    {%- endif -%}
+    {%- set result = materialization() -%}
+    {%- do cdc_record_inputs(this, digest, is_view) -%}
+    {{ return(result) }}
+{%- endmacro -%}
+
+
+{% materialization incremental, adapter='spark_cdc', supported_languages=['sql', 'python'] -%}
+    {{ return(cdc_run_unless_unchanged(materialization_incremental_spark)) }}
+{%- endmaterialization %}
+
+
+{% materialization view, adapter='spark_cdc' -%}
+    {{ return(cdc_run_unless_unchanged(materialization_view_spark, is_view=true)) }}
+{%- endmaterialization %}
+
+
+{% materialization table, adapter='spark_cdc', supported_languages=['sql', 'python'] -%}
+    {{ return(cdc_run_unless_unchanged(materialization_table_spark)) }}
+{%- endmaterialization %}
+
+
+{#-
+    Data tests on a `dbt build` with nothing new: a test that already passed on exactly the
+    data it checks (same versions of every model it reads, same compiled SQL) is not run again
+    (status PASS, 0 failures). Passes are remembered at the end of each invocation
+    (cdc_remember_passed_tests, an on-run-end hook) as table properties `cdc.passed.<test>` of
+    the test's first model. `--vars '{cdc_full_checks: true}'` runs every test regardless;
+    `dbt test` alone, tests reading sources or views, and tests never passed always run.
+-#}
+{%- macro cdc_test_home(node) -%}
+    {%- for unique_id in node.depends_on.nodes | sort -%}
+        {%- set parent = graph.nodes.get(unique_id) -%}
+        {%- if parent is not none and parent.resource_type == 'model'
+              and parent.config.materialized in ('table', 'incremental', 'view') -%}
+            {{ return(parent) }}
+        {%- endif -%}
+    {%- endfor -%}
+    {{ return(none) }}
+{%- endmacro -%}
+
+
+{%- macro cdc_test_memory_key(node) -%}
+    {{ return('cdc.passed.' ~ local_md5(node.unique_id)[:16]) }}
+{%- endmacro -%}
+
+
+{%- macro cdc_test_already_passed(node, compiled_code) -%}
+    {%- if var('cdc_full_checks', false) or flags.WHICH != 'build' -%}
+        {{ return(false) }}
+    {%- endif -%}
+    {%- set home = cdc_test_home(node) -%}
+    {%- if home is none -%}
+        {{ return(false) }}
+    {%- endif -%}
+    {%- set properties = {} -%}
+    {%- set digest = cdc_input_digest(node, compiled_code, properties) -%}
+    {%- set remembered = cdc_table_properties(cdc_node_relation(home), properties).get(cdc_test_memory_key(node)) -%}
+    {{ return(digest is not none and digest == remembered) }}
+{%- endmacro -%}
+
+
+{%- macro cdc_remember_passed_tests(results) -%}
+    {%- if not execute -%}
+        {{ return('') }}
+    {%- endif -%}
+    {%- set properties = {} -%}
+    {%- set updates = {} -%}
+    {%- set kinds = {} -%}
+    {%- for result in results
+          if result.node.resource_type == 'test' and (result.status | string) == 'pass' -%}
+        {%- set home = cdc_test_home(result.node) -%}
+        {%- set digest = cdc_input_digest(result.node, result.node.compiled_code, properties) if home is not none else none -%}
+        {%- if digest is not none -%}
+            {%- set relation = cdc_node_relation(home) -%}
+            {%- set key = cdc_test_memory_key(result.node) -%}
+            {%- if cdc_table_properties(relation, properties).get(key) != digest -%}
+                {%- do updates.setdefault(relation | string, []).append("'" ~ key ~ "' = '" ~ digest ~ "'") -%}
+                {%- do kinds.update({relation | string: 'view' if home.config.materialized == 'view' else 'table'}) -%}
+            {%- endif -%}
+        {%- endif -%}
+    {%- endfor -%}
+    {%- for relation, assignments in updates.items() -%}
+        {%- do run_query('alter ' ~ kinds[relation] ~ ' ' ~ relation ~ ' set tblproperties (' ~ assignments | join(', ') ~ ')') -%}
+    {%- endfor -%}
+    {{ return('') }}
+{%- endmacro -%}
+
+
+{% materialization test, adapter='spark_cdc' -%}
+    {%- if cdc_test_already_passed(model, compiled_code) -%}
+        {%- call statement('main', fetch_result=True) -%}
+            select 0 as failures, false as should_warn, false as should_error
+        {%- endcall -%}
+        {{ return({'relations': []}) }}
+    {%- endif -%}
+    {{ return(materialization_test_default()) }}
+{%- endmaterialization %}

@@ -1,0 +1,118 @@
+"""A `dbt build` with nothing new skips what has not changed, and only that.
+
+Models are skipped when nothing they read changed since their last successful run (table
+properties `cdc.version` / `cdc.inputs`, python_udfs/dbt_plugin/include/macros/
+skip_unchanged.sql); data tests that already passed on the same model versions are not run
+again unless `cdc_full_checks` is set. These tests check that a skip never hides new data,
+a run that did not record its inputs (failed or killed) runs again, and full checks run
+every test.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from .conftest import PROJECT_DIR
+
+pytestmark = pytest.mark.dbt
+
+SAMPLE = (PROJECT_DIR / "samples" / "canal" / "store_products.jsonl").read_text(encoding="utf-8").splitlines()
+SKIP = "SKIP nothing new"
+
+
+def statuses(result) -> dict[str, str]:
+    """{model name: run message} of a dbt result."""
+    return {r.node.name: str(r.message) for r in result.result.results if r.node.resource_type == "model"}
+
+
+def skipped_tests(pipeline) -> set[str]:
+    """Data tests whose last run was the no-op query (test already passed on these versions)."""
+    run_dir = pipeline.work_dir / "target" / "run"
+    return {
+        path.stem for path in run_dir.rglob("*.sql")
+        if "select 0 as failures, false as should_warn" in path.read_text(encoding="utf-8")
+    }
+
+
+def canal_update(id_: int, price: str, es: int) -> str:
+    return json.dumps({
+        "data": [{"id": str(id_), "name": f"item {id_}", "price": price, "stock": "1", "updated_at": "2024-01-01 00:00:00"}],
+        "database": "store", "es": es, "id": es, "isDdl": False,
+        "mysqlType": {"id": "int(11)", "name": "varchar(64)", "price": "decimal(10,2)", "stock": "int(11)",
+                      "updated_at": "datetime"},
+        "old": [{"price": "0.00"}], "pkNames": ["id"], "sql": "",
+        "sqlType": {"id": 4, "name": 12, "price": 3, "stock": 4, "updated_at": 93},
+        "table": "products", "ts": es, "type": "UPDATE",
+    })
+
+
+@pytest.fixture(scope="module")
+def built(make_pipeline):
+    pipeline = make_pipeline("nothing_new", {"cdc_formats": ["canal"]})
+    pipeline.land("canal", SAMPLE)
+    first = pipeline.build()
+    return pipeline, first
+
+
+def test_a_build_with_nothing_new_skips_every_model_and_passed_test(built):
+    pipeline, first = built
+    assert SKIP not in statuses(first).values()
+    before = pipeline.sql("select count(*) as n, max(sort_key) as s from {s}.change_log")
+    state_before = pipeline.sql("select row_key, sort_key, is_deleted from {s}.current_state order by row_key")
+
+    second = pipeline.build()
+    skipped = {name for name, message in statuses(second).items() if message == SKIP}
+    for name in ("stg_canal__events", "change_log", "current_state", "row_history", "schema_changes",
+                 "quarantine", "stream_progress", "int_update_halves_paired"):
+        assert name in skipped, f"{name} ran with nothing new: {statuses(second)}"
+    assert pipeline.sql("select count(*) as n, max(sort_key) as s from {s}.change_log") == before
+    assert pipeline.sql("select row_key, sort_key, is_deleted from {s}.current_state order by row_key") == state_before
+    # tests on tables that did not change are answered from memory; tests on sources still run
+    skipped_now = skipped_tests(pipeline)
+    assert any(name.startswith("unique_change_log") for name in skipped_now), skipped_now
+    assert "assert_every_landed_message_is_staged" not in skipped_now
+
+
+def test_new_data_is_never_skipped(built):
+    pipeline, _ = built
+    pipeline.land("canal", [canal_update(1, "9.99", 1_800_000_000_000)])
+    result = pipeline.build()
+    ran = statuses(result)
+    for name in ("stg_canal__events", "change_log", "current_state", "row_history"):
+        assert ran[name] != SKIP, ran
+    prices = pipeline.sql(
+        "select row_image['price'] as price from {s}.current_state where table_id = 'store.products' and row_key = '1'"
+    )
+    assert prices == [{"price": "9.99"}]
+    # and the tests checked the new versions: none was answered from memory in this build
+    assert not any(name.startswith(("unique_change_log", "not_null_current_state")) for name in skipped_tests(pipeline))
+
+
+def test_a_run_that_recorded_nothing_runs_again(built):
+    pipeline, _ = built
+    pipeline.build()
+    # as if change_log's last run had been killed after its insert, before recording its inputs
+    pipeline.sql("alter table {s}.change_log set tblproperties ('cdc.inputs' = '')")
+    ran = statuses(pipeline.build())
+    assert ran["change_log"] != SKIP, ran
+    assert ran["stg_canal__events"] == SKIP, ran
+
+
+def test_full_checks_run_every_test(built):
+    pipeline, _ = built
+    pipeline.build()
+    pipeline.extra_vars["cdc_full_checks"] = True
+    try:
+        pipeline.build()
+    finally:
+        del pipeline.extra_vars["cdc_full_checks"]
+    assert not skipped_tests(pipeline)
+
+
+def test_a_full_refresh_is_never_skipped(built):
+    pipeline, _ = built
+    pipeline.build()
+    ran = statuses(pipeline.build("--full-refresh"))
+    assert SKIP not in ran.values(), ran
