@@ -9,33 +9,69 @@
 #}
 {% macro typed_current_state(table_id, column_types={}) %}
     {%- set columns = typed_columns(table_id, column_types) -%}
-    select
-        {%- for column in columns %}
-        {{ typed_value('state.row_image[' ~ cdc_sql_string(column.name) ~ ']', column.type) }}
-            as {{ cdc_sql_identifier(column.name) }},
-        {%- endfor %}
-        state.row_key as _row_key,
-        state.last_operation as _last_operation,
-        state.committed_at as _committed_at,
-        state.sort_key as _sort_key,
-        {#- Columns whose text did not convert to the declared type (their typed value is null):
-            visible here, never silently lost. #}
-        filter(array(
-            {%- for column in columns %}
-            if(state.row_image[{{ cdc_sql_string(column.name) }}] is not null
-               and {{ typed_value('state.row_image[' ~ cdc_sql_string(column.name) ~ ']', column.type) }} is null,
-               {{ cdc_sql_string(column.name) }}, null){{ ',' if not loop.last }}
-            {%- endfor %}
-            {%- if not columns %}cast(null as string){% endif %}
-        ), name -> name is not null) as _uncastable_columns
-    from {{ ref('current_state') }} as state
-    where state.table_id = {{ cdc_sql_string(table_id) }}
-        and not state.is_deleted
+    {%- set query = typed_select(table_id, columns) -%}
+    {%- if columns and execute and not typed_select_plans(query) -%}
+        {#- One odd table never stops a build: the view keeps its bookkeeping columns. -#}
+        {%- do exceptions.warn(
+            "typed model " ~ this.identifier ~ " of table " ~ tojson(table_id)
+            ~ ": its source columns cannot be selected, so the view has only the bookkeeping columns "
+            ~ "(_row_key, _last_operation, _committed_at, _sort_key, _uncastable_columns); "
+            ~ "pin the column types with typed_current_state(table_id, column_types) (docs/typed-tables.md)") -%}
+        {%- set query = typed_select(table_id, []) -%}
+    {%- endif -%}
+    {{ query }}
 {% endmacro %}
 
 
 {#
-    The columns of a table's live rows: [{name, type}], key columns first, then by name.
+    The select of a typed view: source column names come from data, so they go in as string
+    literals (cdc_sql_string) naming the fields of one struct, which `typed.*` expands into
+    the view's columns; no name is ever pasted into SQL as an identifier. `columns` are
+    typed_columns (name, alias, type); the alias is the name unless it repeats an earlier one
+    without regard to case (Spark's column names are case-insensitive).
+#}
+{% macro typed_select(table_id, columns) %}
+    select typed.*
+    from (
+        select named_struct(
+            {%- for column in columns %}
+            {{ cdc_sql_string(column.alias) }},
+            {{ typed_value('state.row_image[' ~ cdc_sql_string(column.name) ~ ']', column.type) }},
+            {%- endfor %}
+            '_row_key', state.row_key,
+            '_last_operation', state.last_operation,
+            '_committed_at', state.committed_at,
+            '_sort_key', state.sort_key,
+            {#- Columns whose text did not convert to the declared type (their typed value is
+                null): visible here, never silently lost. #}
+            '_uncastable_columns', filter(array(
+                {%- for column in columns %}
+                if(state.row_image[{{ cdc_sql_string(column.name) }}] is not null
+                   and {{ typed_value('state.row_image[' ~ cdc_sql_string(column.name) ~ ']', column.type) }} is null,
+                   {{ cdc_sql_string(column.name) }}, null){{ ',' if not loop.last }}
+                {%- endfor %}
+                {%- if not columns %}cast(null as string){% endif %}
+            ), name -> name is not null)
+        ) as typed
+        from {{ ref('current_state') }} as state
+        where state.table_id = {{ cdc_sql_string(table_id) }}
+            and not state.is_deleted
+    ) as typed_rows
+{% endmacro %}
+
+
+{# Does Spark plan `query`? EXPLAIN reports an analysis error as text instead of failing. #}
+{% macro typed_select_plans(query) %}
+    {%- set plan = run_query('explain ' ~ query) -%}
+    {%- set text = (plan.rows[0][0] if plan and plan.rows else '') | string -%}
+    {{ return(not (text.startswith('Error occurred during query planning') or 'AnalysisException' in text)) }}
+{% endmacro %}
+
+
+{#
+    The columns of a table's live rows: [{name, alias, type}], key columns first, then by
+    name. The alias is the view's column name: the name itself, or `<name>__2`, `__3`, ... when
+    it equals an earlier column or a bookkeeping column without regard to case.
     `column_types` (column -> Spark type) overrides what the messages say.
 #}
 {% macro typed_columns(table_id, column_types={}) %}
@@ -70,9 +106,18 @@
         order by key_position asc nulls last, column_name
     {%- endset -%}
     {%- set columns = [] -%}
+    {%- set taken = ['_row_key', '_last_operation', '_committed_at', '_sort_key', '_uncastable_columns'] -%}
     {%- for row in run_query(query) -%}
+        {%- set alias = namespace(name=row[0]) -%}
+        {%- if alias.name | lower in taken -%}
+            {%- for n in range(2, 10000) if alias.name | lower in taken -%}
+                {%- set alias.name = row[0] ~ '__' ~ n -%}
+            {%- endfor -%}
+        {%- endif -%}
+        {%- do taken.append(alias.name | lower) -%}
         {%- do columns.append({
             'name': row[0],
+            'alias': alias.name,
             'type': column_types.get(row[0], row[1] or 'string'),
         }) -%}
     {%- endfor -%}

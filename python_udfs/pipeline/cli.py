@@ -17,6 +17,7 @@ JVM start between landing and building and resolves paths from the project folde
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from pathlib import Path, PurePosixPath
@@ -145,8 +146,16 @@ def command_watch(project_dir: Path, paths: list[str], format_id: str | None, ar
     return 0
 
 
+def terminal_text(value) -> str:
+    """A value for the terminal: names from messages may hold control characters (BEL, escape
+    sequences), shown as escapes instead of reaching the terminal (report.visible_text)."""
+    from .report import visible_text
+
+    return visible_text(value)
+
+
 def print_table(rows: list, columns: list[str]) -> None:
-    table = [[("" if row[c] is None else str(row[c]))[:60] for c in columns] for row in rows]
+    table = [[terminal_text(row[c])[:60] for c in columns] for row in rows]
     widths = [max([len(c)] + [len(r[i]) for r in table]) for i, c in enumerate(columns)]
     print("  " + "  ".join(c.ljust(w) for c, w in zip(columns, widths, strict=True)))
     for r in table:
@@ -154,63 +163,71 @@ def print_table(rows: list, columns: list[str]) -> None:
 
 
 def command_summary(schema: str) -> int:
+    from .report import python_rows
+
     spark = spark_session()
     print(f"\nChange log per table ({schema}.change_log):")
     print_table(
-        spark.sql(
+        python_rows(
+            spark,
             f"""select table_id, count(*) as changes,
                        count_if(operation = 'insert') as inserts,
                        count_if(operation = 'update') as updates,
                        count_if(operation = 'delete') as deletes
-                from {schema}.change_log group by table_id order by table_id"""
-        ).collect(),
+                from {schema}.change_log group by table_id order by table_id""",
+        ),
         ["table_id", "changes", "inserts", "updates", "deletes"],
     )
     print(f"\nCurrent state per table ({schema}.current_state):")
     print_table(
-        spark.sql(
+        python_rows(
+            spark,
             f"""select table_id, count_if(not is_deleted) as live_rows,
                        count_if(is_deleted) as tombstones
-                from {schema}.current_state group by table_id order by table_id"""
-        ).collect(),
+                from {schema}.current_state group by table_id order by table_id""",
+        ),
         ["table_id", "live_rows", "tombstones"],
     )
     print("\nLive rows (first 10):")
     print_table(
-        spark.sql(
+        python_rows(
+            spark,
             f"""select table_id, row_key, to_json(row_image) as row_image, last_operation, committed_at
                 from {schema}.current_state where not is_deleted
-                order by table_id, row_key limit 10"""
-        ).collect(),
+                order by table_id, row_key limit 10""",
+        ),
         ["table_id", "row_key", "row_image", "last_operation", "committed_at"],
     )
     print("\nAccounting per format (messages: landed = with row changes + control only + quarantined):")
     print_table(
-        spark.sql(
+        python_rows(
+            spark,
             f"""select source_format,
                        sum(messages_landed) as landed,
                        sum(messages_with_row_changes) as with_row_changes,
                        sum(control_messages) as control_only,
                        sum(quarantined_messages) as quarantined,
                        sum(row_events) as row_events
-                from {schema}.stream_progress group by source_format order by source_format"""
-        ).collect(),
+                from {schema}.stream_progress group by source_format order by source_format""",
+        ),
         ["source_format", "landed", "with_row_changes", "control_only", "quarantined", "row_events"],
     )
     held = spark.sql(f"select count(*) as n from {schema}.unpaired_update_halves").first()["n"]
     print(f"  update halves waiting for their partner: {held}")
     print(f"\nQuarantine ({schema}.quarantine):")
     print_table(
-        spark.sql(
+        python_rows(
+            spark,
             f"""select source_format, reason_code, count(*) as messages
-                from {schema}.quarantine group by source_format, reason_code order by 1, 2"""
-        ).collect(),
+                from {schema}.quarantine group by source_format, reason_code order by 1, 2""",
+        ),
         ["source_format", "reason_code", "messages"],
     )
     return 0
 
 
 def command_query(sql: str) -> int:
+    # JSON is written by Spark: a timestamp Python's datetime cannot hold (year 10000) is text
     spark = spark_session()
     for row in spark.sql(sql).toJSON().collect():
         print(row)
@@ -260,15 +277,56 @@ def command_requeue(project_dir: Path, schema: str, formats: list[str], reasons:
     return 0
 
 
+def compile_inline(project_dir: Path, code: str) -> str:
+    """dbt's compiled SQL of inline Jinja (``dbt compile --inline``), in this process."""
+    from dbt.cli.main import dbtRunner
+
+    result = dbtRunner().invoke(["compile", "--inline", code, "--quiet", "--project-dir", str(project_dir),
+                                 "--profiles-dir", os.environ["DBT_PROFILES_DIR"]])
+    if not result.success:
+        raise RuntimeError(str(result.exception or "dbt compile failed"))
+    return result.result.results[0].node.compiled_code
+
+
+def typed_models_report(models) -> list[str]:
+    """What ``typed-models`` prints: one line per model, then names changed, shared bases,
+    columns left out of the YAML and skipped tables (each naming the table as JSON)."""
+    lines = []
+    for model in models:
+        state = ("skipped" if model.skipped else "written" if model.written else "exists, left as is")
+        lines.append(f"  models/typed/{model.name}.sql  ({json.dumps(model.table_id)}, {len(model.columns)} columns) {state}")
+    lossy = [m for m in models if m.lossy and not m.skipped]
+    if lossy:
+        lines.append("names that do not spell their table (case, punctuation, Unicode, length) carry a hash of the exact table_id:")
+        lines += [f"  {json.dumps(m.table_id)} -> {m.name}" for m in lossy]
+    bases: dict[str, list] = {}
+    for model in models:
+        bases.setdefault(model.name.split("___")[0], []).append(model)
+    for base, group in sorted(bases.items()):
+        if len(group) > 1:
+            tables = ", ".join(f"{json.dumps(m.table_id)} -> {m.name}" for m in group)
+            lines.append(f"these tables normalise to the same name {base}, so each has its own: {tables}")
+    for model in models:
+        if model.undocumented:
+            names = ", ".join(json.dumps(n) for n in model.undocumented)
+            lines.append(f"{model.name}: columns in the view but not in its YAML (Jinja or control characters, "
+                         f"or a repeat without regard to case): {names}")
+    for model in models:
+        if model.skipped:
+            lines.append(f"WARNING: no typed model for table {json.dumps(model.table_id)}: {model.skipped}")
+    return lines
+
+
 def command_typed_models(project_dir: Path, schema: str, table_ids: list[str], all_tables: bool) -> int:
-    from .typed_models import write_typed_models
+    from .typed_models import spark_validator, write_typed_models
 
     if not table_ids and not all_tables:
         raise SystemExit("name the tables (table_id as in current_state) or pass --all")
-    models = write_typed_models(spark_session(), schema, project_dir / "models" / "typed", table_ids or None)
-    for model in models:
-        state = "written" if model.written else "exists, left as is"
-        print(f"  models/typed/{model.name}.sql  ({model.table_id}, {len(model.columns)} columns) {state}")
+    spark = spark_session()
+    validate = spark_validator(spark, lambda code: compile_inline(project_dir, code))
+    models = write_typed_models(spark, schema, project_dir / "models" / "typed", table_ids or None, validate)
+    for line in typed_models_report(models):
+        print(line, file=sys.stderr if line.startswith("WARNING") else sys.stdout)
     print("run `dbt build --select typed` to build them")
     return 0
 

@@ -3,12 +3,18 @@
 ``cdc-pipeline report --out report.html`` writes one self-contained page (inline SVG, no
 JavaScript, no network): per stream the freshness figures of ``stream_progress``; per table
 the change volume by hour and the lag between commit at the source and landing.
+
+Timestamps reach Python as text (:func:`python_rows`): Spark holds years up to 294247 and
+Python's datetime only up to 9999, so a message with a far-future time would otherwise stop
+every reader (docs/operations.md, "Timestamps Python cannot hold"). Every name and value from
+a message is HTML-escaped.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import html
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -23,6 +29,15 @@ def _bar(value: float, maximum: float, colour: str = "#4c78a8") -> str:
     )
 
 
+def visible_text(value: Any) -> str:
+    """``value`` as text with control and other invisible characters (BEL, ESC, U+202E) shown
+    as JSON escapes: names from messages reach a page or a terminal as what they are."""
+    text = "" if value is None else str(value)
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else json.dumps(c)[1:-1] if ord(c) < 0x10000 else f"\\U{ord(c):08x}" for c in text)
+
+
 def _cell(value: Any) -> str:
     if value is None:
         return "<td class=null>–</td>"
@@ -30,7 +45,7 @@ def _cell(value: Any) -> str:
         return f"<td class=num>{value:,.1f}</td>"
     if isinstance(value, int):
         return f"<td class=num>{value:,}</td>"
-    return f"<td>{html.escape(str(value))}</td>"
+    return f"<td>{html.escape(visible_text(value))}</td>"
 
 
 def _table(rows: Sequence[dict], columns: Sequence[str], bar_column: str | None = None) -> str:
@@ -79,9 +94,51 @@ def render(streams: list[dict], tables: list[dict], hourly: list[dict], generate
     )
 
 
+def python_safe(frame):
+    """``frame`` with every timestamp and date column as text (``cast(... as string)``, UTC as
+    the session's zone: ``2024-01-01 10:00:00``, ``+10000-01-01 00:00:00``), and every column
+    with a timestamp inside a struct, array or map as its JSON text: nothing a Python
+    datetime cannot hold is converted."""
+    from pyspark.sql import functions as F
+    from pyspark.sql.types import (
+        ArrayType,
+        DateType,
+        MapType,
+        StructType,
+        TimestampNTZType,
+        TimestampType,
+    )
+
+    def holds_time(data_type) -> bool:
+        if isinstance(data_type, (TimestampType, TimestampNTZType, DateType)):
+            return True
+        if isinstance(data_type, StructType):
+            return any(holds_time(f.dataType) for f in data_type.fields)
+        if isinstance(data_type, ArrayType):
+            return holds_time(data_type.elementType)
+        if isinstance(data_type, MapType):
+            return holds_time(data_type.keyType) or holds_time(data_type.valueType)
+        return False
+
+    columns = []
+    for field in frame.schema.fields:
+        column = F.col(f"`{field.name.replace('`', '``')}`")
+        if isinstance(field.dataType, (TimestampType, TimestampNTZType, DateType)):
+            column = column.cast("string")
+        elif holds_time(field.dataType):
+            column = F.to_json(column)
+        columns.append(column.alias(field.name))
+    return frame.select(*columns)
+
+
+def python_rows(spark, sql: str) -> list[dict]:
+    """The rows of ``sql`` as dicts, timestamps as text (:func:`python_safe`)."""
+    return [r.asDict() for r in python_safe(spark.sql(sql)).collect()]
+
+
 def collect(spark, schema: str) -> tuple[list[dict], list[dict], list[dict]]:
     def rows(sql: str) -> list[dict]:
-        return [r.asDict() for r in spark.sql(sql).collect()]
+        return python_rows(spark, sql)
 
     streams = rows(f"select * from {schema}.stream_progress order by source_format, stream_name")
     tables = rows(

@@ -5,12 +5,18 @@ that do not convert; type mapping for every canonical type; the model writer."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 import yaml
 from pyspark.sql import SparkSession
 
-from python_udfs.pipeline.typed_models import model_name, write_typed_models
+from python_udfs.pipeline.typed_models import (
+    check_model_sql,
+    model_name,
+    model_sql,
+    write_typed_models,
+)
 
 from .conftest import PROJECT_DIR
 
@@ -40,7 +46,7 @@ def pipeline(make_pipeline):
 
 def typed_rows(pipeline):
     spark = SparkSession.builder.getOrCreate()
-    frame = spark.table(f"{pipeline.schema}_typed.store__products")
+    frame = spark.table(f"{pipeline.schema}_typed.typed__store__products")
     return {f.name: f.dataType.simpleString() for f in frame.schema.fields}, [
         r.asDict() for r in frame.orderBy("id").collect()
     ]
@@ -86,7 +92,7 @@ def test_columns_follow_schema_changes_and_bad_values_are_flagged(pipeline):
     ])
     result = pipeline.dbt("build")  # a warning, the build goes on
     warned = {r.node.name for r in result.result if str(r.status) == "warn"}
-    assert any(name.startswith("typed_values_all_converted_store__products") for name in warned), warned
+    assert any(name.startswith("typed_values_all_converted_typed__store__products") for name in warned), warned
     _, rows = typed_rows(pipeline)
     kiwi = next(r for r in rows if r["id"] == 106)
     assert kiwi["price"] is None and kiwi["_uncastable_columns"] == ["price"]
@@ -131,24 +137,43 @@ def test_type_mapping_of_every_canonical_type(pipeline):
                            "binary", "string", "string", "string"]
 
 
+def test_model_names_live_in_their_own_namespace_and_never_collide():
+    assert model_name("store.products") == "typed__store__products"
+    assert model_name("change_log") == "typed__change_log"
+    lossy = {t: model_name(t) for t in ["shop.Order-Items", "shop.order-items", "shop.order_items ", "1db.t\x07",
+                                         "shop.order__items", "shop.Order_Items", "店.表", "a.b.c", "a.b_c", "x" * 500]}
+    assert model_name("shop.order_items") == "typed__shop__order_items"
+    assert all(n.startswith("typed__") and re.fullmatch("[a-z0-9_]+", n) and len(n) <= 100 for n in lossy.values())
+    assert len(set(lossy.values())) == len(lossy) and "typed__shop__order_items" not in lossy.values()
+    assert lossy["shop.Order-Items"].startswith("typed__shop__order_items___")
+    assert lossy["a.b.c"] == "typed__a__b__c" and lossy["a.b_c"] == "typed__a__b_c"
+    assert model_name("shop.Order-Items") == lossy["shop.Order-Items"]  # stable: a hash of the exact id
+
+
+def test_table_ids_reach_the_model_file_as_escaped_literals():
+    for table_id in ["store.products", "{{ env_var('HOME') }}.t", "a'b\\c\n{% endraw %}", "bell\x07.表🙂", "${env:HOME}"]:
+        sql = model_sql(table_id)
+        assert re.fullmatch(r"\{\{ typed_current_state\('[A-Za-z0-9_.\\-]*'\) \}\}\n", sql), sql
+        check_model_sql(sql, table_id)  # Jinja reads the literal back as the exact table_id
+    assert model_sql("store.products") == "{{ typed_current_state('store.products') }}\n"
+
+
 def test_model_writer_writes_one_line_models_with_documented_columns(pipeline, tmp_path):
-    assert model_name("shop.Order-Items") == "shop__order_items"
-    assert model_name("1db.t") == "t_1db__t"
     spark = SparkSession.builder.getOrCreate()
     models = write_typed_models(spark, pipeline.schema, tmp_path, None)
     written = {m.table_id: m for m in models}
     assert "store.products" in written and "store.categories" in written
     model = written["store.products"]
-    assert (tmp_path / "store__products.sql").read_text() == "{{ typed_current_state('store.products') }}\n"
-    spec = yaml.safe_load((tmp_path / "store__products.yml").read_text())["models"][0]
+    assert (tmp_path / "typed__store__products.sql").read_text() == "{{ typed_current_state('store.products') }}\n"
+    spec = yaml.safe_load((tmp_path / "typed__store__products.yml").read_text())["models"][0]
     names = [c["name"] for c in spec["columns"]]
     assert names[0] == "id" and "weight" in names and "_uncastable_columns" in names
     assert model.columns[0] == ("id", "int(11)", True)
     # a second call leaves existing files alone
-    (tmp_path / "store__products.sql").write_text("-- edited\n")
+    (tmp_path / "typed__store__products.sql").write_text("-- edited\n")
     again = {m.table_id: m for m in write_typed_models(spark, pipeline.schema, tmp_path, ["store.products"])}
     assert not again["store.products"].written
-    assert (tmp_path / "store__products.sql").read_text() == "-- edited\n"
+    assert (tmp_path / "typed__store__products.sql").read_text() == "-- edited\n"
 
 
 def test_table_as_of_a_time_from_row_history(pipeline):
