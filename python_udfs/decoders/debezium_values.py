@@ -24,6 +24,10 @@ ERROR_DECIMAL = "invalid_decimal"
 VARIABLE_SCALE = "variable"
 
 _NUMBER = re.compile(r"^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
+# Beyond these a value is no column's decimal (Spark holds 38 digits), and its text would cost
+# memory and time without bound (a fuzzed 4,000-byte Base64 value, `1e999999999`).
+MAX_DECIMAL_BYTES = 1024  # about 2,466 digits
+MAX_DECIMAL_DIGITS = 4000  # of the plain text: integer digits + scale
 
 
 def scaled_text(unscaled: int, scale: int) -> str:
@@ -40,6 +44,9 @@ def _number_text(value: str, scale: int | None) -> tuple[str | None, str | None]
         number = Decimal(value)
     except InvalidOperation:
         return None, f"{ERROR_DECIMAL}: not a number: {value[:40]!r}"
+    exponent = number.as_tuple().exponent
+    if not isinstance(exponent, int) or len(number.as_tuple().digits) + abs(exponent) + abs(scale or 0) > MAX_DECIMAL_DIGITS:
+        return None, f"{ERROR_DECIMAL}: more than {MAX_DECIMAL_DIGITS} digits: {value[:40]!r}"
     if scale is None:
         return format(number, "f"), None
     return format(number, f".{max(scale, 0)}f"), None
@@ -66,6 +73,8 @@ def decode_connect_decimal(
         return None, f"{ERROR_DECIMAL}: {error}"
     if not raw:
         return None, f"{ERROR_DECIMAL}: no bytes"
+    if len(raw) > MAX_DECIMAL_BYTES or abs(scale_number) > MAX_DECIMAL_DIGITS:
+        return None, f"{ERROR_DECIMAL}: {len(raw)} bytes at scale {scale_number}: more digits than a decimal holds"
     return scaled_text(int.from_bytes(raw, "big", signed=True), scale_number), None
 
 

@@ -30,7 +30,7 @@ import struct
 from collections.abc import Mapping
 
 from .base64_values import decode_base64
-from .debezium_values import scaled_text
+from .debezium_values import MAX_DECIMAL_BYTES, MAX_DECIMAL_DIGITS, scaled_text
 
 ERROR_LENGTH = "hbase_value_length"
 ERROR_TYPE = "hbase_unknown_type"
@@ -129,6 +129,8 @@ def decode_hbase_bytes(raw: bytes, declared: str | None) -> tuple[str | None, st
     if len(raw) < 5:
         return None, None, f"{ERROR_LENGTH}: bigdecimal needs at least 5 bytes, got {len(raw)}"
     scale = struct.unpack(">i", raw[:4])[0]
+    if len(raw) - 4 > MAX_DECIMAL_BYTES or abs(scale) > MAX_DECIMAL_DIGITS:
+        return None, None, f"{ERROR_LENGTH}: bigdecimal of {len(raw) - 4} bytes at scale {scale}: more digits than a decimal holds"
     unscaled = int.from_bytes(raw[4:], "big", signed=True)
     return scaled_text(unscaled, scale), "string", None
 

@@ -189,3 +189,16 @@ def test_udf_batches():
     )
     assert decimals["image"].tolist() == [{"p": "123.45"}, None]
     assert {"cdc_decode_hbase_image", "cdc_decode_debezium_decimals"} <= set(UDF_NAMES)
+
+
+def test_decimals_beyond_any_column_are_errors_not_unbounded_text():
+    # a fuzzed 4,000-byte value or `1e999999999` would cost memory and time without bound
+    text, error = decode_connect_decimal(b64(b"\x7f" * 4000), 2)
+    assert text is None and "more digits than a decimal holds" in error
+    text, error = decode_connect_decimal(b64(b"\x01"), 10**6)
+    assert text is None and "more digits than a decimal holds" in error
+    text, error = decode_variable_scale_decimal("1e999999999")
+    assert text is None and "digits" in error
+    assert decode_connect_decimal("1e30", 2) == ("1000000000000000000000000000000.00", None)
+    text, kind, error = decode_hbase_value(b64(struct.pack(">i", 10**6) + b"\x01"), "bigdecimal")
+    assert text is None and "more digits than a decimal holds" in error
