@@ -181,7 +181,9 @@ closing_clearings as (
         ordered.table_id,
         ordered.row_key,
         ordered.sort_key,
-        min_by(clearings.cleared_at, clearings.cleared_sort_key) as cleared_at
+        min_by(clearings.cleared_at, clearings.cleared_sort_key) as cleared_at,
+        -- a truncate whose commit time is unknown still ends the version
+        true as is_cleared
     from ordered
     inner join clearings
         on ordered.table_id = clearings.table_id
@@ -222,12 +224,15 @@ final as (
         ) as row_image,
         ordered.sort_key,
         ordered.committed_at as valid_from,
-        coalesce(closing_clearings.cleared_at, ordered.next_committed_at) as valid_to,
         case
-            when closing_clearings.cleared_at is not null then 'truncate'
+            when closing_clearings.is_cleared then closing_clearings.cleared_at
+            else ordered.next_committed_at
+        end as valid_to,
+        case
+            when closing_clearings.is_cleared then 'truncate'
             when ordered.next_sort_key is not null then 'next_version'
         end as ended_by,
-        ordered.next_sort_key is null and closing_clearings.cleared_at is null as is_current,
+        ordered.next_sort_key is null and closing_clearings.is_cleared is null as is_current,
         ordered.landed_at,
         refresh_mark.refreshed_through,
         refresh_mark.refreshed_through_by_format,
