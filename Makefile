@@ -2,6 +2,7 @@
 #   make demo   install, land the bundled samples, build, print the current state
 #   make test   install, then run every test (pytest + dbt data tests + sqlfluff lint)
 #   make bench  install (+ the Flink peer's venv), run the benchmark (bench/run.py, ~1-2 h)
+#   make fuzz   install, mutate 100,000 messages per format, land and build them (bench/fuzz.py)
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -9,7 +10,7 @@ export DBT_PROFILES_DIR := $(CURDIR)/profiles
 export CDC_LOCAL_DIR ?= $(CURDIR)/.cdc_local
 export SPARK_LOCAL_IP := 127.0.0.1
 
-.PHONY: install demo test lint bench clean chromium cluster-start cluster-stop
+.PHONY: install demo test lint bench fuzz clean chromium cluster-start cluster-stop
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -48,6 +49,10 @@ cluster-stop:
 bench: install
 	bash bench/setup_flink.sh
 	$(BIN)/python -m bench.run $(BENCH_ARGS)
+
+# FUZZ_ARGS e.g. "--messages 2000 --formats canal,debezium" (bench/fuzz.py --help)
+fuzz: install
+	$(BIN)/python -m bench.fuzz $(FUZZ_ARGS)
 
 clean:
 	rm -rf .cdc_local target logs tests/artifacts
