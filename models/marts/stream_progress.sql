@@ -1,4 +1,6 @@
-{{ config(materialized='table') }}
+{#- Never skipped as unchanged (skip_unchanged.sql): seconds_since_source_alive is measured
+    at build time, so a quiet stream must grow stale here even when nothing new landed. -#}
+{{ config(materialized='table', cdc_skip_when_unchanged=false) }}
 
 -- One row per source stream (format + stream name): how far it has got and how fresh it is.
 -- Heartbeats count as proof of life, so a quiet but healthy stream is not reported stale.

@@ -18,7 +18,9 @@
     records nothing and runs again next time (with its own incremental logic, which reads
     from its marks and recovers); a model that reads a source (a landing table) is never
     skipped by rule 2 (landing tables carry no version), only by rule 1; a full refresh is
-    never skipped; changed code (project upgrade, other vars) changes the digest.
+    never skipped; changed code (project upgrade, other vars) changes the digest; a model
+    configured `cdc_skip_when_unchanged=false` (stream_progress: it measures time since the
+    source was last alive) is never skipped.
 -#}
 
 {%- macro cdc_nothing_new_sql() -%}
@@ -107,8 +109,11 @@
 {#- Run `materialization` (the adapter's own), unless the model has nothing new (see above). -#}
 {%- macro cdc_run_unless_unchanged(materialization, is_view=false) -%}
     {%- set existing = load_relation(this) -%}
+    {#- A model whose result depends on the time of the build (config cdc_skip_when_unchanged=false)
+        always runs. -#}
     {%- set can_skip = existing is not none and (existing.is_view if is_view else existing.is_table)
-                       and not should_full_refresh() and model.language == 'sql' -%}
+                       and not should_full_refresh() and model.language == 'sql'
+                       and config.get('cdc_skip_when_unchanged', true) -%}
     {%- if can_skip and not is_view and '/* cdc:nothing-new */' in compiled_code -%}
         {#- A table built before versions existed gets one: what it holds is unchanged. -#}
         {%- if cdc_table_property(this, 'cdc.version') is none -%}
