@@ -19,8 +19,8 @@
     from its marks and recovers); a model that reads a source (a landing table) is never
     skipped by rule 2 (landing tables carry no version), only by rule 1; a full refresh is
     never skipped; changed code (project upgrade, other vars) changes the digest; a model
-    configured `cdc_skip_when_unchanged=false` (stream_progress: it measures time since the
-    source was last alive) is never skipped.
+    configured `cdc_skip_when_unchanged=false` (for a model whose result depends on the time
+    of the build) is never skipped.
 -#}
 
 {%- macro cdc_nothing_new_sql() -%}
