@@ -123,3 +123,15 @@ def test_a_full_refresh_is_never_skipped(built):
     pipeline.build()
     ran = statuses(pipeline.build("--full-refresh"))
     assert SKIP not in ran.values(), ran
+
+
+def test_an_empty_run_is_never_taken_for_the_data(built):
+    pipeline, _ = built
+    pipeline.build()
+    counts = "select sum(messages_landed) as n from {s}_staging.int_stream_progress"
+    landed = pipeline.sql(counts)
+    assert landed[0]["n"] > 0
+    pipeline.dbt("run", "--empty")  # rebuilds tables from no rows
+    ran = statuses(pipeline.build())
+    assert ran["int_stream_progress"] != SKIP, ran
+    assert pipeline.sql(counts) == landed

@@ -18,7 +18,8 @@
     records nothing and runs again next time (with its own incremental logic, which reads
     from its marks and recovers); a model that reads a source (a landing table) is never
     skipped by rule 2 (landing tables carry no version), only by rule 1; a full refresh is
-    never skipped; changed code (project upgrade, other vars) changes the digest; a model
+    never skipped, and a `--empty` run records no inputs (the next run does the work);
+    changed code (project upgrade, other vars) changes the digest; a model
     configured `cdc_skip_when_unchanged=false` (for a model whose result depends on the time
     of the build) is never skipped.
 -#}
@@ -108,6 +109,13 @@
 
 {#- Run `materialization` (the adapter's own), unless the model has nothing new (see above). -#}
 {%- macro cdc_run_unless_unchanged(materialization, is_view=false) -%}
+    {%- if flags.EMPTY -%}
+        {#- `--empty` builds from no rows: record a new version but no inputs, so the next real
+            run of this model (and of everything reading it) does the work. -#}
+        {%- set result = materialization() -%}
+        {%- do cdc_record_inputs(this, none, is_view) -%}
+        {{ return(result) }}
+    {%- endif -%}
     {%- set existing = load_relation(this) -%}
     {#- A model whose result depends on the time of the build (config cdc_skip_when_unchanged=false)
         always runs. -#}
@@ -193,7 +201,7 @@
 
 
 {%- macro cdc_remember_passed_tests(results) -%}
-    {%- if not execute -%}
+    {%- if not execute or flags.EMPTY -%}
         {{ return('') }}
     {%- endif -%}
     {%- set properties = {} -%}
