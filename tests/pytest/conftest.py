@@ -59,6 +59,7 @@ class Pipeline:
         self.work_dir = work_dir
         self.extra_vars = extra_vars or {}
         self.batches = 0
+        self.project_dir = PROJECT_DIR  # the dbt project run (a copy in tests that write models)
 
     @property
     def vars(self) -> dict:
@@ -71,7 +72,7 @@ class Pipeline:
         result = dbtRunner().invoke(
             [
                 *args,
-                "--project-dir", str(PROJECT_DIR),
+                "--project-dir", str(self.project_dir),
                 "--profiles-dir", str(PROJECT_DIR / "profiles"),
                 "--target-path", str(self.work_dir / "target"),
                 "--log-path", str(self.work_dir / "logs"),

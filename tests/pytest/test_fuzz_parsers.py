@@ -16,6 +16,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, seed, settings
 from hypothesis import strategies as st
 
+from bench.fuzz import paths, remove, replace
+
 from .conftest import FIXTURES_DIR, PROJECT_DIR, fixture_message
 
 pytestmark = pytest.mark.dbt
@@ -42,39 +44,6 @@ json_scalars = st.one_of(
     st.floats(allow_nan=False), st.text(max_size=30),
     st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=!-_", max_size=40),
 )
-
-
-def paths(value, prefix=()):
-    """Every path into a JSON value."""
-    yield prefix
-    if isinstance(value, dict):
-        for key, child in value.items():
-            yield from paths(child, prefix + (key,))
-    elif isinstance(value, list):
-        for index, child in enumerate(value):
-            yield from paths(child, prefix + (index,))
-
-
-def replace(value, path, new):
-    if not path:
-        return new
-    head, rest = path[0], path[1:]
-    if isinstance(value, dict):
-        copy = dict(value)
-        copy[head] = replace(value[head], rest, new)
-        return copy
-    copy = list(value)
-    copy[head] = replace(value[head], rest, new)
-    return copy
-
-
-def remove(value, path):
-    if len(path) == 1:
-        if isinstance(value, dict):
-            return {k: v for k, v in value.items() if k != path[0]}
-        return [v for i, v in enumerate(value) if i != path[0]]
-    head = path[0]
-    return replace(value, (head,), remove(value[head], path[1:]))
 
 
 @st.composite

@@ -24,7 +24,7 @@ from python_udfs.pipeline.cli import command_query, command_summary, typed_model
 from python_udfs.pipeline.report import collect, render
 from python_udfs.pipeline.typed_models import model_name, spark_validator, write_typed_models
 
-from .conftest import PROJECT_DIR, Pipeline, failures
+from .conftest import PROJECT_DIR, Pipeline
 
 pytestmark = pytest.mark.dbt
 
@@ -45,22 +45,6 @@ class ProjectCopy(Pipeline):
         shutil.copy(PROJECT_DIR / "dbt_project.yml", self.project_dir)
         for folder in ["models", "macros", "tests/data_tests"]:
             shutil.copytree(PROJECT_DIR / folder, self.project_dir / folder)
-
-    def dbt(self, *args: str, expect_success: bool = True):
-        from dbt.cli.main import dbtRunner
-
-        os.environ["CDC_SCHEMA"] = self.schema
-        result = dbtRunner().invoke([
-            *args,
-            "--project-dir", str(self.project_dir),
-            "--profiles-dir", str(PROJECT_DIR / "profiles"),
-            "--target-path", str(self.work_dir / "target"),
-            "--log-path", str(self.work_dir / "logs"),
-            "--vars", json.dumps(self.vars),
-        ])
-        if expect_success:
-            assert result.success, f"dbt {' '.join(args)} failed: {result.exception or failures(result)}"
-        return result
 
     def compile_inline(self, code: str) -> str:
         return self.dbt("compile", "--inline", code, "--quiet").result.results[0].node.compiled_code
