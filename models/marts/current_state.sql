@@ -75,8 +75,45 @@ new_events as (
 ),
 
 {% if is_incremental() %}
--- The prior rows of every bucket the new changes touch, and of every bucket holding a row of
--- a table truncated or dropped now: buckets are rewritten whole, so they are read back whole.
+-- The buckets rewritten by this run: every bucket a new change touches, and every bucket
+-- holding a row of a table truncated or dropped now. Buckets are rewritten whole.
+touched_buckets as (
+    select key_bucket from new_events
+    union
+    select cleared.key_bucket from {{ this }} as cleared
+    where cleared.table_id in (select table_id from new_clearings)
+),
+
+-- The keys decided again: those with a new change, and every key of a table cleared now.
+-- The other rows of the rewritten buckets are carried over as they are (untouched_rows),
+-- so a small batch shuffles its own keys, not the whole prior state.
+touched_keys as (
+    select distinct xxhash64(table_id, row_key) as key_hash
+    from new_events
+),
+
+cleared_tables as (
+    select distinct table_id
+    from new_clearings
+),
+
+-- The sides above are small (bucket numbers, 8 bytes per new key, the tables cleared now)
+-- and broadcast, so reading and marking the prior rows moves none of them (without the hints
+-- Spark estimates them from the change log's size and shuffles the whole prior state). A hash collision only marks an unchanged
+-- row as touched: it is decided again, with the same result.
+bucket_rows as (
+    select /*+ broadcast(touched_buckets, touched_keys, cleared_tables) */
+        current_rows.*,
+        touched_keys.key_hash is not null or cleared_tables.table_id is not null as is_touched
+    from {{ this }} as current_rows
+    left semi join touched_buckets
+        on current_rows.key_bucket = touched_buckets.key_bucket
+    left join touched_keys
+        on xxhash64(current_rows.table_id, current_rows.row_key) = touched_keys.key_hash
+    left join cleared_tables
+        on current_rows.table_id = cleared_tables.table_id
+),
+
 prior_state as (
     select
         table_id,
@@ -99,13 +136,12 @@ prior_state as (
         sort_key,
         committed_at,
         landed_at
-    from {{ this }}
-    where key_bucket in (
-        select key_bucket from new_events
-        union
-        select cleared.key_bucket from {{ this }} as cleared
-        where cleared.table_id in (select table_id from new_clearings)
-    )
+    from bucket_rows
+    where is_touched
+),
+
+untouched_rows as (
+    select * from bucket_rows where not is_touched
 ),
 
 -- A prior row merged from partial images stands for changes below its sort_key: a change
@@ -249,6 +285,35 @@ final as (
     cross join refresh_mark
     left join table_clearings
         on latest.table_id = table_clearings.table_id
+    {%- if is_incremental() %}
+    union all
+    -- unchanged rows of the rewritten buckets: only the marks are new
+    select
+        untouched_rows.table_id,
+        untouched_rows.row_key,
+        untouched_rows.source_format,
+        untouched_rows.source_system,
+        untouched_rows.source_database,
+        untouched_rows.source_schema,
+        untouched_rows.source_table,
+        untouched_rows.primary_key_columns,
+        untouched_rows.row_key_kind,
+        untouched_rows.row_image,
+        untouched_rows.image_is_merged,
+        untouched_rows.column_types,
+        untouched_rows.is_deleted,
+        untouched_rows.deleted_by,
+        untouched_rows.last_operation,
+        untouched_rows.last_change_id,
+        untouched_rows.sort_key,
+        untouched_rows.committed_at,
+        untouched_rows.landed_at,
+        refresh_mark.refreshed_through,
+        refresh_mark.refreshed_through_by_format,
+        untouched_rows.key_bucket
+    from untouched_rows
+    cross join refresh_mark
+    {%- endif %}
 )
 
 select * from final

@@ -105,6 +105,45 @@ new_versions as (
 ),
 
 {% if is_incremental() %}
+-- The keys whose versions are decided again: those with a new change, and every key of a
+-- table truncated or dropped now. The other rows of the rewritten buckets are carried over as
+-- they are (untouched_rows), so a small batch shuffles its own keys, not the whole history.
+-- The buckets rewritten by this run: every bucket a new change touches, and every bucket
+-- holding a row of a table truncated or dropped now.
+touched_buckets as (
+    select key_bucket from new_versions
+    union
+    select cleared.key_bucket from {{ this }} as cleared
+    where cleared.table_id in (select table_id from new_clearings)
+),
+
+touched_keys as (
+    select distinct xxhash64(table_id, row_key) as key_hash
+    from new_versions
+),
+
+cleared_tables as (
+    select distinct table_id
+    from new_clearings
+),
+
+-- The sides above are small (bucket numbers, 8 bytes per new key, the tables cleared now)
+-- and broadcast, so reading and marking the prior rows moves none of them (without the hints
+-- Spark estimates them from the change log's size and shuffles the whole prior history). A hash collision only marks an unchanged
+-- row as touched: it is decided again, with the same result.
+bucket_rows as (
+    select /*+ broadcast(touched_buckets, touched_keys, cleared_tables) */
+        history.*,
+        touched_keys.key_hash is not null or cleared_tables.table_id is not null as is_touched
+    from {{ this }} as history
+    left semi join touched_buckets
+        on history.key_bucket = touched_buckets.key_bucket
+    left join touched_keys
+        on xxhash64(history.table_id, history.row_key) = touched_keys.key_hash
+    left join cleared_tables
+        on history.table_id = cleared_tables.table_id
+),
+
 prior_versions as (
     select
         table_id,
@@ -119,15 +158,12 @@ prior_versions as (
         sort_key,
         valid_from as committed_at,
         landed_at
-    from {{ this }}
-    -- buckets are rewritten whole, so they are read back whole (a truncate touches every
-    -- bucket holding a row of its table)
-    where key_bucket in (
-        select key_bucket from new_versions
-        union
-        select cleared.key_bucket from {{ this }} as cleared
-        where cleared.table_id in (select table_id from new_clearings)
-    )
+    from bucket_rows
+    where is_touched
+),
+
+untouched_rows as (
+    select * from bucket_rows where not is_touched
 ),
 {% endif %}
 
@@ -243,6 +279,31 @@ final as (
         on ordered.table_id = closing_clearings.table_id
         and ordered.row_key = closing_clearings.row_key
         and ordered.sort_key = closing_clearings.sort_key
+    {%- if is_incremental() %}
+    union all
+    -- unchanged versions of the rewritten buckets: only the marks are new
+    select
+        untouched_rows.table_id,
+        untouched_rows.row_key,
+        untouched_rows.source_format,
+        untouched_rows.change_id,
+        untouched_rows.operation,
+        untouched_rows.is_deleted,
+        untouched_rows.after_is_partial,
+        untouched_rows.change_image,
+        untouched_rows.row_image,
+        untouched_rows.sort_key,
+        untouched_rows.valid_from,
+        untouched_rows.valid_to,
+        untouched_rows.ended_by,
+        untouched_rows.is_current,
+        untouched_rows.landed_at,
+        refresh_mark.refreshed_through,
+        refresh_mark.refreshed_through_by_format,
+        untouched_rows.key_bucket
+    from untouched_rows
+    cross join refresh_mark
+    {%- endif %}
 )
 
 select * from final
