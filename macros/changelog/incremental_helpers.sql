@@ -16,9 +16,9 @@
     ) as deduplicated
     {%- if is_incremental() %}
     left anti join (
-        select existing.{{ key_column }}
+        select /*+ broadcast(incoming) */ existing.{{ key_column }}
         from {{ this }} as existing
-        left semi join {{ new_rows }} as incoming
+        left semi join (select distinct {{ key_column }} from {{ new_rows }}) as incoming
             on existing.{{ key_column }} = incoming.{{ key_column }}
     ) as already_held
         on deduplicated.{{ key_column }} = already_held.{{ key_column }}

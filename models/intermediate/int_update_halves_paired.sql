@@ -26,7 +26,7 @@ touched_groups as (
 ),
 
 candidate_halves as (
-    select halves.*
+    select /*+ broadcast(touched_groups) */ halves.*
     from halves
     left semi join touched_groups
         on halves.source_format = touched_groups.source_format

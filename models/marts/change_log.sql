@@ -29,6 +29,13 @@ changes as (
 -- Change ids read more than once, or already held: only they need de-duplicating. Searched
 -- on a 64-bit hash of the id (a collision only adds a candidate), so finding them moves a few
 -- bytes per change instead of whole rows; what is found is small and broadcast.
+{%- if is_incremental() %}
+new_id_hashes as (
+    select distinct xxhash64(changes.change_id) as id_hash
+    from changes
+),
+{%- endif %}
+
 repeated_ids as (
     select xxhash64(changes.change_id) as id_hash
     from changes
@@ -36,10 +43,11 @@ repeated_ids as (
     having count(*) > 1
     {%- if is_incremental() %}
     union
-    select xxhash64(existing.change_id) as id_hash
+    -- broadcast: the held change log is read once, never moved
+    select /*+ broadcast(new_id_hashes) */ xxhash64(existing.change_id) as id_hash
     from {{ this }} as existing
-    left semi join changes
-        on xxhash64(existing.change_id) = xxhash64(changes.change_id)
+    left semi join new_id_hashes
+        on xxhash64(existing.change_id) = new_id_hashes.id_hash
     {%- endif %}
 ),
 
