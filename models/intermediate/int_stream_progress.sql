@@ -6,39 +6,15 @@ with events as (
     select * from {{ ref('int_events_unioned') }}
 ),
 
--- Each message's outcome, exclusive (the accounting equation): row changes if any of its
--- events is a row change or update half (bad rows of the same message are in quarantine too),
--- else quarantined if any event is invalid, else control only.
-message_outcomes as (
+-- One row per message (its events are staged together): what it holds, and its outcome,
+-- exclusive (the accounting equation): row changes if any of its events is a row change or
+-- update half (bad rows of the same message are in quarantine too), else quarantined if any
+-- event is invalid, else control only. The events are grouped once, by message; the streams
+-- are summed from these rows.
+messages as (
     select
         source_format,
         stream_name,
-        message_id,
-        case
-            when count_if(event_class in ('change', 'update_half')) > 0 then 'row_changes'
-            when count_if(event_class = 'invalid') > 0 then 'quarantined'
-            else 'control'
-        end as outcome
-    from events
-    group by source_format, stream_name, message_id
-),
-
-outcome_counts as (
-    select
-        source_format,
-        stream_name,
-        count_if(outcome = 'row_changes') as messages_with_row_changes,
-        count_if(outcome = 'control') as control_messages,
-        count_if(outcome = 'quarantined') as quarantined_messages
-    from message_outcomes
-    group by source_format, stream_name
-),
-
-per_stream as (
-    select
-        source_format,
-        stream_name,
-        count(distinct message_id) as messages_landed,
         count_if(event_class in ('change', 'update_half')) as row_events,
         count_if(event_class in ('schema_change', 'truncate', 'transaction', 'heartbeat')) as control_events,
         count_if(event_class = 'invalid') as quarantined_events,
@@ -49,19 +25,36 @@ per_stream as (
         max(case when event_class in ('change', 'update_half') then captured_at end) as last_change_captured_at,
         max(case when event_class in ('change', 'update_half') then landed_at end) as last_change_landed_at,
         max(landed_at) as last_landed_at,
-        max_by(source_position, sort_key) filter (where event_class in ('change', 'update_half')) as last_source_position
+        max_by(source_position, sort_key) filter (where event_class in ('change', 'update_half')) as last_source_position,
+        max(sort_key) filter (where event_class in ('change', 'update_half')) as last_change_sort_key
     from events
+    group by source_format, stream_name, message_id
+),
+
+per_stream as (
+    select
+        source_format,
+        stream_name,
+        count(*) as messages_landed,
+        sum(row_events) as row_events,
+        sum(control_events) as control_events,
+        sum(quarantined_events) as quarantined_events,
+        sum(tombstones_skipped) as tombstones_skipped,
+        max(last_heartbeat_at) as last_heartbeat_at,
+        max(last_change_committed_at) as last_change_committed_at,
+        max(last_change_captured_at) as last_change_captured_at,
+        max(last_change_landed_at) as last_change_landed_at,
+        max(last_landed_at) as last_landed_at,
+        max_by(last_source_position, last_change_sort_key) as last_source_position,
+        count_if(row_events > 0) as messages_with_row_changes,
+        count_if(row_events = 0 and quarantined_events = 0) as control_messages,
+        count_if(row_events = 0 and quarantined_events > 0) as quarantined_messages
+    from messages
     group by source_format, stream_name
 )
 
 select
     per_stream.*,
-    outcome_counts.messages_with_row_changes,
-    outcome_counts.control_messages,
-    outcome_counts.quarantined_messages,
     greatest(last_heartbeat_at, last_change_committed_at) as source_alive_at,
     cast(unix_micros(last_change_landed_at) - unix_micros(last_change_committed_at) as double) / 1e6 as last_change_lag_seconds
 from per_stream
-inner join outcome_counts
-    on per_stream.source_format = outcome_counts.source_format
-    and per_stream.stream_name <=> outcome_counts.stream_name
