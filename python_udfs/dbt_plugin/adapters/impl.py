@@ -49,6 +49,18 @@ class SparkCdcAdapter(SparkAdapter):
         return cached[1]
 
     @available
+    def cdc_properties_cache(self, invocation_id: str) -> dict:
+        """Table properties read during one dbt invocation, by relation name (shared by every
+        node, so a build with nothing new reads each relation's versions once instead of once
+        per node that depends on it). A model that runs drops its entry when it records a new
+        version (cdc_record_inputs); a new invocation starts empty.
+        """
+        if getattr(self, "_cdc_properties_invocation", None) != invocation_id:
+            self._cdc_properties_invocation = invocation_id
+            self._cdc_properties = {}
+        return self._cdc_properties
+
+    @available
     def clear_orphaned_table_location(self, relation) -> bool:  # type: ignore[no-untyped-def]
         """Delete the managed location of ``relation`` if files are there but no table is.
 

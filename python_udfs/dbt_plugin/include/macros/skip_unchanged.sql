@@ -91,13 +91,21 @@
 
 
 {%- macro cdc_table_property(relation, key) -%}
-    {{ return(cdc_table_properties(relation, {}).get(key)) }}
+    {{ return(cdc_table_properties(relation, cdc_run_properties()).get(key)) }}
+{%- endmacro -%}
+
+
+{#- The table properties cache of this invocation (adapter.cdc_properties_cache): every node
+    of one `dbt build` shares it. -#}
+{%- macro cdc_run_properties() -%}
+    {{ return(adapter.cdc_properties_cache(invocation_id)) }}
 {%- endmacro -%}
 
 
 {#- Record, after a successful statement, this run's version and what it read. A view's
     version is the digest of what it reads (it holds no data of its own). -#}
 {%- macro cdc_record_inputs(relation, digest, is_view=false) -%}
+    {%- do cdc_run_properties().pop(relation | string, none) -%}
     {%- call statement('cdc_record_inputs') -%}
         alter {{ 'view' if is_view else 'table' }} {{ relation }} set tblproperties (
             'cdc.version' = '{{ (digest or invocation_id) if is_view else invocation_id }}',
@@ -133,7 +141,7 @@
     {#- The model's own code, not its compiled SQL: that differs between a first (full) and a
         later (incremental) run and holds marks read from the model itself. -#}
     {%- set code = model.raw_code ~ '|' ~ adapter.cdc_code_version() -%}
-    {%- set digest = cdc_input_digest(model, code, {}) if model.language == 'sql' else none -%}
+    {%- set digest = cdc_input_digest(model, code, cdc_run_properties()) if model.language == 'sql' else none -%}
     {%- if can_skip and digest is not none
           and digest == cdc_table_property(this, 'cdc.inputs') -%}
         {%- do store_result('main', response='SKIP nothing new') -%}
@@ -193,7 +201,7 @@
     {%- if home is none -%}
         {{ return(false) }}
     {%- endif -%}
-    {%- set properties = {} -%}
+    {%- set properties = cdc_run_properties() -%}
     {%- set digest = cdc_input_digest(node, compiled_code, properties) -%}
     {%- set remembered = cdc_table_properties(cdc_node_relation(home), properties).get(cdc_test_memory_key(node)) -%}
     {{ return(digest is not none and digest == remembered) }}
