@@ -26,16 +26,17 @@ changes as (
     select {{ select_event_columns('paired_updates') }} from paired_updates
 ),
 
--- Change ids read more than once, or already held: only they need de-duplicating. Searched
--- on a 64-bit hash of the id (a collision only adds a candidate), so finding them moves a few
--- bytes per change instead of whole rows; what is found is small and broadcast.
 {%- if is_incremental() %}
+-- The new changes' ids as 64-bit hashes: small, broadcast against the held change log.
 new_id_hashes as (
     select distinct xxhash64(changes.change_id) as id_hash
     from changes
 ),
 {%- endif %}
 
+-- Change ids read more than once, or already held: only they need de-duplicating. Searched
+-- on a 64-bit hash of the id (a collision only adds a candidate), so finding them moves a few
+-- bytes per change instead of whole rows; what is found is small and broadcast.
 repeated_ids as (
     select xxhash64(changes.change_id) as id_hash
     from changes

@@ -99,8 +99,9 @@ cleared_tables as (
 
 -- The sides above are small (bucket numbers, 8 bytes per new key, the tables cleared now)
 -- and broadcast, so reading and marking the prior rows moves none of them (without the hints
--- Spark estimates them from the change log's size and shuffles the whole prior state). A hash collision only marks an unchanged
--- row as touched: it is decided again, with the same result.
+-- Spark estimates them from the change log's size and shuffles the whole prior state).
+-- A hash collision only marks an unchanged row as touched: it is decided again, with the
+-- same result.
 bucket_rows as (
     select /*+ broadcast(touched_buckets, touched_keys, cleared_tables) */
         current_rows.*,

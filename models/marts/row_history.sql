@@ -105,9 +105,6 @@ new_versions as (
 ),
 
 {% if is_incremental() %}
--- The keys whose versions are decided again: those with a new change, and every key of a
--- table truncated or dropped now. The other rows of the rewritten buckets are carried over as
--- they are (untouched_rows), so a small batch shuffles its own keys, not the whole history.
 -- The buckets rewritten by this run: every bucket a new change touches, and every bucket
 -- holding a row of a table truncated or dropped now.
 touched_buckets as (
@@ -117,6 +114,9 @@ touched_buckets as (
     where cleared.table_id in (select table_id from new_clearings)
 ),
 
+-- The keys whose versions are decided again: those with a new change, and every key of a
+-- table truncated or dropped now. The other rows of the rewritten buckets are carried over as
+-- they are (untouched_rows), so a small batch shuffles its own keys, not the whole history.
 touched_keys as (
     select distinct xxhash64(table_id, row_key) as key_hash
     from new_versions
@@ -129,8 +129,9 @@ cleared_tables as (
 
 -- The sides above are small (bucket numbers, 8 bytes per new key, the tables cleared now)
 -- and broadcast, so reading and marking the prior rows moves none of them (without the hints
--- Spark estimates them from the change log's size and shuffles the whole prior history). A hash collision only marks an unchanged
--- row as touched: it is decided again, with the same result.
+-- Spark estimates them from the change log's size and shuffles the whole prior history).
+-- A hash collision only marks an unchanged row as touched: it is decided again, with the
+-- same result.
 bucket_rows as (
     select /*+ broadcast(touched_buckets, touched_keys, cleared_tables) */
         history.*,
