@@ -28,11 +28,12 @@
 
 
 {#
-    Per-format high-water marks of `this`, read once when the model runs (one small query):
-    {format id: SQL timestamp literal}. Landing time only grows within one landing table (one
-    format), not across formats: a format's batch may become visible after another format's
-    later batch was processed, so one max over every format could skip it. Empty outside an
-    incremental run and at parse time (every format then starts at the epoch).
+    Per-format high-water marks of `this` from its own rows, read once when the model runs
+    (one small query): {format id: SQL timestamp literal}. Landing time only grows within one
+    landing table (one format), not across formats: a format's batch may become visible after
+    another format's later batch was processed, so one max over every format could skip it.
+    Empty outside an incremental run and at parse time. read_window falls back to these for a
+    format the model has no read-through mark of.
 #}
 {% macro format_marks(column='landed_at') %}
     {%- set marks = {} -%}
@@ -50,17 +51,118 @@
 
 
 {#
-    SQL condition: the row of `relation` landed at or after its format's mark (format_marks).
-    Formats without a mark start at the epoch. Written as literal comparisons joined by `or`
+    What a model after staging reads of each source format, decided once when it runs:
+    {format id: {'after': SQL timestamp literal or none, 'strict': bool, 'through': SQL
+    timestamp literal or none}}; a format not listed is read whole.
+
+    - `through`: the least read-through mark of that format among the tables the model reads
+      (input_read_through). Those tables hold everything of the format landed up to it, and
+      the model records it as its own read-through mark once its statement succeeds.
+    - `after`, strict: the model's own read-through mark. Everything up to it is in the model
+      already, and nothing can land at or before it any more, so the read starts after it.
+    - `after`, not strict (a format without a read-through mark: a user's own raw table, or a
+      table built before marks were kept): the model's greatest landing time of that format
+      from its own rows (`fallback`: 'format' for format_marks, 'state' for state_marks),
+      read again from there; the model's own de-duplication drops what it already holds.
+
+    Outside an incremental run `after` is none. A run killed after its statement but before
+    recording keeps the earlier marks: the next run reads that batch again, as the fallback
+    does.
+#}
+{% macro read_window(fallback='format') %}
+    {%- set window = {} -%}
+    {%- if not execute -%}
+        {{ return(window) }}
+    {%- endif -%}
+    {%- set through = input_read_through() -%}
+    {%- set recorded = cdc_read_through(this) if is_incremental() else {} -%}
+    {%- set unrecorded = [] -%}
+    {%- for format_id in cdc_enabled_formats() if format_id not in recorded -%}
+        {%- do unrecorded.append(format_id) -%}
+    {%- endfor -%}
+    {%- set own = {} -%}
+    {%- if is_incremental() and unrecorded -%}
+        {%- do own.update(format_marks() if fallback == 'format' else state_marks()) -%}
+    {%- endif -%}
+    {%- for format_id in (through.keys() | list) + (recorded.keys() | list) + (own.keys() | list) -%}
+        {%- if format_id in recorded -%}
+            {%- set after, strict = "timestamp'" ~ recorded[format_id] ~ "'", true -%}
+        {%- else -%}
+            {%- set after, strict = own.get(format_id), false -%}
+        {%- endif -%}
+        {%- do window.update({format_id: {
+            'after': after,
+            'strict': strict,
+            'through': "timestamp'" ~ through[format_id] ~ "'" if format_id in through else none,
+        }}) -%}
+    {%- endfor -%}
+    {%- do cdc_note_read_through(through) -%}
+    {{ return(window) }}
+{% endmacro %}
+
+
+{#
+    Per format, the least read-through mark (cdc.read_through) among the tables the current
+    model reads: its refs, looking through ephemeral models and views to the tables they
+    read. A table without a mark of a format does not bound it: it holds none of that format,
+    or it is a model not run since marks were kept, whose inputs have not changed since.
+#}
+{% macro input_read_through() %}
+    {%- set least = {} -%}
+    {%- set pending = model.depends_on.nodes | list -%}
+    {%- set seen = [] -%}
+    {%- for _ in range(1000) if pending -%}
+        {%- set unique_id = pending.pop() -%}
+        {%- set parent = graph.nodes.get(unique_id) -%}
+        {%- if unique_id not in seen and parent is not none and parent.resource_type == 'model' -%}
+            {%- do seen.append(unique_id) -%}
+            {%- if parent.config.materialized in ('ephemeral', 'view') -%}
+                {%- do pending.extend(parent.depends_on.nodes) -%}
+            {%- else -%}
+                {%- for format_id, mark in cdc_read_through(cdc_node_relation(parent)).items() -%}
+                    {%- if format_id not in least or mark < least[format_id] -%}
+                        {%- do least.update({format_id: mark}) -%}
+                    {%- endif -%}
+                {%- endfor -%}
+            {%- endif -%}
+        {%- endif -%}
+    {%- endfor -%}
+    {{ return(least) }}
+{% endmacro %}
+
+
+{#
+    SQL condition on `column` (a landing time) for one format's entry of read_window:
+    after `after` (`>` when strict, else `>=`) and at or before `through`; true for neither,
+    and false when the window is empty (Spark then drops that read from the plan unread).
+#}
+{% macro read_window_condition(column, entry) -%}
+    {%- if entry.strict and entry.after is not none and entry.after == entry.through -%}
+        {{- return('false') -}}
+    {%- endif -%}
+    {%- set conditions = [] -%}
+    {%- if entry.after is not none -%}
+        {%- do conditions.append(column ~ (' > ' if entry.strict else ' >= ') ~ entry.after) -%}
+    {%- endif -%}
+    {%- if entry.through is not none -%}
+        {%- do conditions.append(column ~ ' <= ' ~ entry.through) -%}
+    {%- endif -%}
+    {{- conditions | join(' and ') if conditions else 'true' -}}
+{%- endmacro %}
+
+
+{#
+    SQL condition: the row of `relation` is in its format's read window (read_window).
+    Formats without an entry are read whole. Written as literal comparisons joined by `or`
     (not a `case`), so Parquet can skip the files of batches already processed.
 #}
-{% macro landed_since_mark(relation, marks) -%}
-    {%- if marks -%}
+{% macro landed_since_mark(relation, window) -%}
+    {%- if window -%}
         (
-            {%- for format_id, mark in marks.items() %}
-            ({{ relation }}.source_format = {{ cdc_sql_string(format_id) }} and {{ relation }}.landed_at >= {{ mark }}) or
+            {%- for format_id, entry in window.items() %}
+            ({{ relation }}.source_format = {{ cdc_sql_string(format_id) }} and {{ read_window_condition(relation ~ '.landed_at', entry) }}) or
             {%- endfor %}
-            {{ relation }}.source_format not in ({% for format_id in marks %}{{ cdc_sql_string(format_id) }}{{ ", " if not loop.last }}{% endfor %})
+            {{ relation }}.source_format not in ({% for format_id in window %}{{ cdc_sql_string(format_id) }}{{ ", " if not loop.last }}{% endfor %})
             or {{ relation }}.source_format is null
         )
     {%- else -%}
@@ -70,18 +172,18 @@
 
 
 {#
-    The staging events of every enabled format whose class is one of `event_classes`, landed
-    at or after that format's mark (format_marks): one select per staging model, each filtered
-    on a literal landing time, so Parquet skips the files of batches already processed and a
+    The staging events of every enabled format whose class is one of `event_classes`, in that
+    format's read window (read_window): one select per staging model, each filtered on
+    literal landing times, so Parquet skips the files of batches already processed and a
     model with nothing new reads next to nothing.
 #}
-{% macro staged_events_since(event_classes, marks) -%}
+{% macro staged_events_since(event_classes, window) -%}
     {%- for format_id in cdc_enabled_formats() %}
     select staged.*
     from {{ ref(cdc_format(format_id)['staging_model']) }} as staged
     where staged.event_class in ({% for c in event_classes %}{{ cdc_sql_string(c) }}{{ ", " if not loop.last }}{% endfor %})
-        {%- if format_id in marks %}
-        and staged.landed_at >= {{ marks[format_id] }}
+        {%- if format_id in window %}
+        and {{ read_window_condition('staged.landed_at', window[format_id]) }}
         {%- endif %}
     {%- if not loop.last %}
     union all
@@ -92,18 +194,22 @@
 
 {#
     The CTE body `prior_marks` (source_format, high_water_mark) of current_state and
-    row_history: the latest landing time read per format, from their map column
-    `refreshed_through_by_format`. Incremental runs only.
+    row_history: per format, where this run's read starts (the `after` of its read_window
+    entries), as literal rows. Those are the marks the model has read through already, so
+    they need no scan of the model. Incremental runs only.
 #}
-{% macro state_prior_marks() -%}
-    select
-        source_format,
-        max(mark) as high_water_mark
-    from (
-        select explode(refreshed_through_by_format) as (source_format, mark)
-        from {{ this }}
-    ) as marks
-    group by source_format
+{% macro state_prior_marks(window) -%}
+    {%- set rows = [] -%}
+    {%- for format_id, entry in window.items() if entry.after is not none -%}
+        {%- do rows.append("(" ~ cdc_sql_string(format_id) ~ ", " ~ entry.after ~ ")") -%}
+    {%- endfor -%}
+    {%- if rows %}
+    select source_format, high_water_mark
+    from values {{ rows | join(', ') }} as marks (source_format, high_water_mark)
+    {%- else %}
+    select cast(null as string) as source_format, cast(null as timestamp) as high_water_mark
+    where false
+    {%- endif %}
 {%- endmacro %}
 
 

@@ -73,7 +73,7 @@
             {%- endfor %}
             '{{ landing_relation_name(format_id) }}' as raw_relation
         from {{ source('landing', cdc_format(format_id)['landing_table']) }}
-        {%- if read_plan is not none and read_plan.mark is not none %}
+        {%- if read_plan is not none and (read_plan.mark is not none or read_plan.through is not none) %}
         where {{ staging_read_filter("cast(" ~ mapped.get('landed_at', 'landed_at') ~ " as timestamp)", read_plan) }}
         {%- endif %}
     ) as mapped

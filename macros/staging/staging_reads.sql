@@ -1,8 +1,12 @@
 {#
-    How a staging model reads its landing table. Decided when the model runs, from two small
+    How a staging model reads its landing table. Decided when the model runs, from small
     metadata queries, so that a run with nothing new parses nothing and a batch is parsed once:
 
-    - a full build, or a staging table with no rows yet: every landed message;
+    - on the project's own landing table, only committed batches: those landed at or before
+      the table's `cdc.committed_through` (written by landing after each batch's insert, so a
+      build beside a landing never sees part of a batch). The staging table records that mark
+      as its read-through mark (`cdc.read_through`), from which every model after it reads;
+    - a full build, or a staging table with no rows yet: every (committed) landed message;
     - incremental, on the project's own landing table, when the last batch the model staged
       (its greatest `landed_at`, the mark) is complete: only messages landed strictly after the
       mark. Landing writes a batch in one insert with a `landed_at` greater than any before, and
@@ -13,13 +17,21 @@
       `message_id` the model does not hold yet (`unstaged_messages`).
 
     Returns {'mark': SQL timestamp literal or none, 'strict': true when nothing at the mark
-    needs to be read again, 'nothing_new': true when, besides, nothing landed after it (the
-    model then selects no rows without planning its parsing at all: a run with nothing new
-    costs these metadata queries, not seconds of query planning)}. Outside an incremental
-    run (or at parse time): mark none.
+    needs to be read again, 'through': SQL timestamp literal of the committed mark or none (a
+    user's own table, or a landing table no batch was recorded on), 'nothing_new': true when,
+    besides, nothing committed landed after the mark (the model then selects no rows without
+    planning its parsing at all: a run with nothing new costs these metadata queries, not
+    seconds of query planning)}. At parse time: mark and through none.
 #}
 {% macro staging_read_plan(format_id) %}
-    {%- set plan = {'mark': none, 'strict': false, 'nothing_new': false} -%}
+    {%- set plan = {'mark': none, 'strict': false, 'through': none, 'nothing_new': false} -%}
+    {%- if execute and not landing_is_user_table(format_id) -%}
+        {%- set committed = landing_committed_through(format_id) -%}
+        {%- if committed is not none -%}
+            {%- do plan.update({'through': "timestamp'" ~ committed ~ "'"}) -%}
+        {%- endif -%}
+        {%- do cdc_note_read_through({format_id: committed} if committed is not none else {}) -%}
+    {%- endif -%}
     {%- if execute and is_incremental() -%}
         {%- set found = run_query(
             "select cast(max(landed_at) as string) as mark from " ~ this
@@ -36,7 +48,8 @@
                     ~ "(select count(*) from " ~ this ~ " where landed_at = " ~ mark
                     ~ " and row_index = 0) as staged, "
                     ~ "(select count(*) from " ~ landing_relation_name(format_id)
-                    ~ " where landed_at > " ~ mark ~ ") as newer"
+                    ~ " where landed_at > " ~ mark
+                    ~ (" and landed_at <= " ~ plan.through if plan.through else "") ~ ") as newer"
                 ).rows[0] -%}
                 {%- do plan.update({'strict': counts[0] == counts[1]}) -%}
                 {%- do plan.update({'nothing_new': plan.strict and counts[2] == 0}) -%}
@@ -48,17 +61,47 @@
 
 
 {#
+    The landing time through which every batch of a format's project landing table is
+    committed (its table property `cdc.committed_through`, normalized text), or none: a user's
+    own table, a table no batch was recorded on, or parse time.
+#}
+{% macro landing_committed_through(format_id) %}
+    {%- if not execute or landing_is_user_table(format_id) -%}
+        {{ return(none) }}
+    {%- endif -%}
+    {#- the table itself, not source(): an `--empty` run renders that as a subquery -#}
+    {%- set landing = api.Relation.create(
+        schema=var('cdc_landing_schema'), identifier=cdc_format(format_id)['landing_table']) -%}
+    {{ return(cdc_normal_timestamp(cdc_table_property(landing, 'cdc.committed_through'))) }}
+{% endmacro %}
+
+
+{#
+    A read plan (for landed_messages) of every committed message of a format: what the
+    accounting tests compare the models with. A batch whose commit is not recorded yet is
+    still being landed, and no model has read it.
+#}
+{% macro committed_read_plan(format_id) %}
+    {%- set committed = landing_committed_through(format_id) -%}
+    {{ return({'mark': none, 'strict': false, 'nothing_new': false,
+               'through': "timestamp'" ~ committed ~ "'" if committed is not none else none}) }}
+{% endmacro %}
+
+
+{#
     The SQL condition on a landing row's `landed_at` for a read plan (staging_read_plan):
-    true for a full read, `> mark` when strict, else `>= mark`.
+    after the mark (`>` when strict, else `>=`) and at or before the committed mark, each
+    part only when the plan has that mark; true for a plan with neither.
 #}
 {% macro staging_read_filter(landed_at, read_plan) -%}
-    {%- if read_plan is none or read_plan.mark is none -%}
-        true
-    {%- elif read_plan.strict -%}
-        {{ landed_at }} > {{ read_plan.mark }}
-    {%- else -%}
-        {{ landed_at }} >= {{ read_plan.mark }}
+    {%- set conditions = [] -%}
+    {%- if read_plan is not none and read_plan.mark is not none -%}
+        {%- do conditions.append(landed_at ~ (' > ' if read_plan.strict else ' >= ') ~ read_plan.mark) -%}
     {%- endif -%}
+    {%- if read_plan is not none and read_plan.through is not none -%}
+        {%- do conditions.append(landed_at ~ ' <= ' ~ read_plan.through) -%}
+    {%- endif -%}
+    {{- conditions | join(' and ') if conditions else 'true' -}}
 {%- endmacro %}
 
 

@@ -10,7 +10,7 @@
 -- Halves may land in different batches: every group touched by a newly landed half is
 -- regrouped from all halves. A group is emitted once both halves are there; a half alone is
 -- held (listed in unpaired_update_halves): only the pair tells whether the key changed.
-{%- set marks = format_marks() %}
+{%- set window = read_window() %}
 with halves as (
     select * from {{ ref('int_events_unioned') }}
     where event_class = 'update_half'
@@ -22,7 +22,7 @@ touched_groups as (
         table_id,
         pairing_key
     from halves
-    where {{ landed_since_mark('halves', marks) }}
+    where {{ landed_since_mark('halves', window) }}
 ),
 
 candidate_halves as (

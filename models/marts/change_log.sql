@@ -8,16 +8,16 @@
 -- The canonical change log: one row per row-level change, from every format.
 -- Append-only; a change delivered twice (same change_id, computed in staging) is kept once:
 -- the first copy by sort_key.
--- Reads only what landed since its per-format marks (format_marks).
-{%- set marks = format_marks() %}
+-- Reads only what landed since it last ran, per format (read_window).
+{%- set window = read_window() %}
 with single_message_changes as (
-    {{ staged_events_since(['change'], marks) }}
+    {{ staged_events_since(['change'], window) }}
 ),
 
 paired_updates as (
     select pairs.*
     from {{ ref('int_update_halves_paired') }} as pairs
-    where {{ landed_since_mark('pairs', marks) }}
+    where {{ landed_since_mark('pairs', window) }}
 ),
 
 changes as (
@@ -26,7 +26,7 @@ changes as (
     select {{ select_event_columns('paired_updates') }} from paired_updates
 ),
 
-{%- if is_incremental() %}
+{% if is_incremental() %}
 -- The new changes' ids as 64-bit hashes: small, broadcast against the held change log.
 new_id_hashes as (
     select distinct xxhash64(changes.change_id) as id_hash

@@ -10,10 +10,10 @@
 -- "current_state semantics"). Incremental: only the key buckets that new changes touch are
 -- read back (whole) and rewritten; a truncate or dropped table touches every bucket holding
 -- one of its rows. The high-water mark is kept per source format (refreshed_through_by_format).
-{%- set marks = state_marks() %}
+{%- set window = read_window('state') %}
 {% if is_incremental() %}
 with prior_marks as (
-    {{ state_prior_marks() }}
+    {{ state_prior_marks(window) }}
 ),
 
 new_changes as (
@@ -22,7 +22,7 @@ with new_changes as (
 {% endif %}
     select changes.*
     from {{ ref('change_log') }} as changes
-    where {{ landed_since_mark('changes', marks) }}
+    where {{ landed_since_mark('changes', window) }}
 ),
 
 new_clearings as (
@@ -33,7 +33,7 @@ new_clearings as (
         clearings.landed_at
     from {{ ref('schema_changes') }} as clearings
     where clearings.clears_table and clearings.table_id is not null
-        and {{ landed_since_mark('clearings', marks) }}
+        and {{ landed_since_mark('clearings', window) }}
 ),
 
 -- What this run has read, per format (carried over for formats it read nothing of).

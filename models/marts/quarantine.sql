@@ -7,9 +7,9 @@
 
 -- Raw messages (or rows of them) that could not be parsed or break the contract, with a
 -- reason code (docs/quarantine.md), the raw text and its lineage. Nothing is dropped silently.
-{%- set marks = format_marks() %}
+{%- set window = read_window() %}
 with invalid_events as (
-    {{ staged_events_since(['invalid'], marks) }}
+    {{ staged_events_since(['invalid'], window) }}
 ),
 
 shaped as (

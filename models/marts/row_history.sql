@@ -12,10 +12,10 @@
 -- Incremental like current_state: the key buckets that new changes touch are rebuilt from
 -- their prior versions plus the new changes, so late events slot into place (every version
 -- keeps its own change image, so partial images merge right however late they come).
-{%- set marks = state_marks() %}
+{%- set window = read_window('state') %}
 {% if is_incremental() %}
 with prior_marks as (
-    {{ state_prior_marks() }}
+    {{ state_prior_marks(window) }}
 ),
 
 new_changes as (
@@ -24,7 +24,7 @@ with new_changes as (
 {% endif %}
     select changes.*
     from {{ ref('change_log') }} as changes
-    where {{ landed_since_mark('changes', marks) }}
+    where {{ landed_since_mark('changes', window) }}
 ),
 
 new_clearings as (
@@ -34,7 +34,7 @@ new_clearings as (
         clearings.landed_at
     from {{ ref('schema_changes') }} as clearings
     where clearings.clears_table and clearings.table_id is not null
-        and {{ landed_since_mark('clearings', marks) }}
+        and {{ landed_since_mark('clearings', window) }}
 ),
 
 -- What this run has read, per format (carried over for formats it read nothing of).

@@ -7,9 +7,9 @@
 
 -- One row per DDL event (and per truncate / dropped table, which also act on current_state).
 -- DataWorks ddlMeta is decoded by the Python UDF cdc_decode_ddl_meta, so this is a table.
-{%- set marks = format_marks() %}
+{%- set window = read_window() %}
 with ddl_events as (
-    {{ staged_events_since(['schema_change', 'truncate'], marks) }}
+    {{ staged_events_since(['schema_change', 'truncate'], window) }}
 ),
 
 decoded as (

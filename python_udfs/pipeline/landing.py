@@ -458,6 +458,7 @@ def land_files(
         )
         columns = [field.name for field in spark.table(table).schema.fields]
         rows.select(*columns).write.insertInto(table)
+        record_committed_batch(spark, table, landed_at)
         if expect_all:
             result.messages_landed = result.messages_read
         else:
@@ -469,6 +470,29 @@ def land_files(
         return result
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+COMMITTED_THROUGH = "cdc.committed_through"
+
+
+def committed_through(spark: SparkSession, table: str) -> dt.datetime | None:
+    """The landing time through which every batch of ``table`` is committed (table property
+    ``cdc.committed_through``), or None for a table no batch was recorded on."""
+    properties = {row[0]: row[1] for row in spark.sql(f"show tblproperties {table}").collect()}
+    value = properties.get(COMMITTED_THROUGH)
+    return dt.datetime.fromisoformat(value) if value else None
+
+
+def record_committed_batch(spark: SparkSession, table: str, landed_at: dt.datetime) -> None:
+    """Record, after a batch's insert has committed, that every batch of ``table`` landed at or
+    before ``landed_at`` is complete. Staging reads no further (staging_read_plan): Spark
+    commits a batch's files one by one, so a build running beside a landing could otherwise
+    see part of a batch, and every model after staging could then not start its next read
+    strictly after that batch. The mark only grows."""
+    current = committed_through(spark, table)
+    if current is None or current < landed_at:
+        mark = landed_at.isoformat(sep=" ", timespec="microseconds")
+        spark.sql(f"alter table {table} set tblproperties ('{COMMITTED_THROUGH}' = '{mark}')")
 
 
 def default_landing_paths(project_dir: Path, format_ids: Iterable[str]) -> dict[str, list[Path]]:

@@ -17,6 +17,8 @@ import uuid
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from .landing import record_committed_batch
+
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
@@ -95,6 +97,7 @@ def requeue_quarantined(
         result.messages[format_id] = copies.count()
         if result.messages[format_id]:
             copies.write.insertInto(table)
+            record_committed_batch(spark, table, landed_at)
         copies.unpersist()
         spark.catalog.dropTempView("cdc_requeue_messages")
     return result

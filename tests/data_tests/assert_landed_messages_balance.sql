@@ -6,7 +6,7 @@ with landed as (
     select
         '{{ format_id }}' as source_format,
         count(distinct message_id) as messages_landed
-    from ({{ landed_messages(format_id) }}) as landed_{{ loop.index }}
+    from ({{ landed_messages(format_id, committed_read_plan(format_id)) }}) as landed_{{ loop.index }}
     {% if not loop.last %}union all{% endif %}
     {% endfor %}
 ),

@@ -17,6 +17,8 @@ import json
 
 import pytest
 
+from python_udfs.pipeline.landing import record_committed_batch
+
 from .dataworks_messages import message as dataworks_message
 from .test_shareplex_pipeline import sp
 
@@ -44,8 +46,8 @@ def test_truncate_only_batch_keeps_other_tables_rows(make_pipeline):
         for offset, table in enumerate("AB") for n in rows
     ])
     pipeline.build()
-    # a later batch elsewhere, so the truncate's run does not read batch 1 again (every run
-    # reads its last batch again, which would touch every bucket of HR.B)
+    # a later batch elsewhere, so the truncate's run reads nothing of batch 1 (which would touch
+    # every bucket of HR.B) even where a run reads its last batch again (killed-run recovery)
     pipeline.land("shareplex", [sp("ins", "HR.C", {"ID": "1"}, scn="900")])
     pipeline.build()
     pipeline.land("shareplex", [sp("trunc", "HR.A", scn="1000")])
@@ -91,7 +93,7 @@ def test_late_partial_image_equals_full_rebuild(make_pipeline):
     current = {r["row_key"]: json.loads(r["row_image"]) for r in pipeline.sql(HISTORY) if r["is_current"]}
     assert current == truth
     incremental = as_set(pipeline.sql(STATE)), as_set(pipeline.sql(HISTORY))
-    # a run with nothing new (the last batch is read again) changes nothing
+    # a run with nothing new changes nothing
     pipeline.build()
     assert (as_set(pipeline.sql(STATE)), as_set(pipeline.sql(HISTORY))) == incremental
     pipeline.build("--full-refresh")
@@ -125,6 +127,8 @@ def test_high_water_mark_is_per_format(make_pipeline):
         "raw_value string, stream_name string, origin string, origin_partition int, origin_offset bigint, "
         "origin_timestamp timestamp, landed_at timestamp, landing_batch_id string",
     ).write.insertInto(f"{pipeline.schema}_landing.raw_dataworks")
+    # its landing commits last, as `land` records it
+    record_committed_batch(spark, f"{pipeline.schema}_landing.raw_dataworks", between)
     pipeline.build()
 
     assert sorted(r["row_key"] for r in pipeline.sql(
@@ -168,3 +172,90 @@ def test_staging_reads_an_incomplete_last_batch_again(make_pipeline):
     assert as_set(pipeline.sql("select change_id, row_key from {s}.change_log")) == changes
     pipeline.build()  # complete again: nothing is read, nothing changes
     assert as_set(pipeline.sql("select event_id, change_id from " + staged)) == before
+
+
+def read_through(pipeline, relation):
+    """The `cdc.read_through` table property of `relation`, as {format id: text}."""
+    rows = {r["key"]: r["value"] for r in pipeline.sql(f"show tblproperties {relation}")}
+    return dict(item.split("=", 1) for item in rows.get("cdc.read_through", "").split(";") if item)
+
+
+def test_staging_reads_only_committed_batches(make_pipeline):
+    """A batch whose landing has not recorded its commit (`cdc.committed_through`) is not read:
+    a build beside a landing never sees part of a batch. Once recorded, it is read once, and
+    every model records how far it has read."""
+    pipeline = make_pipeline("committed", {"cdc_formats": ["dataworks"]})
+    columns = [("id", "LONG"), ("v", "STRING")]
+
+    def insert(n):
+        return dataworks_message("INSERT", "c", columns=columns, primary_key=["id"],
+                                 after={"id": n, "v": f"c{n}"}, sequence_id=str(3000 + n))
+
+    pipeline.land("dataworks", [insert(1)])
+    pipeline.build()
+    table = f"{pipeline.schema}_landing.raw_dataworks"
+    committed = {r["key"]: r["value"] for r in pipeline.sql(f"show tblproperties {table}")}["cdc.committed_through"]
+    for relation in ("{s}_staging.stg_dataworks__events", "{s}.change_log", "{s}.current_state", "{s}.row_history"):
+        assert read_through(pipeline, relation.format(s=pipeline.schema)) == {"dataworks": committed}
+
+    # a batch still being written: its rows are there, its commit not recorded yet
+    from pyspark.sql import SparkSession
+
+    spark = SparkSession.builder.getOrCreate()
+    later = dt.datetime.fromisoformat(committed) + dt.timedelta(seconds=1)
+    spark.createDataFrame(
+        [(insert(n), "dataworks", "writing.jsonl", None, n, None, later, "writing") for n in (2, 3)],
+        "raw_value string, stream_name string, origin string, origin_partition int, origin_offset bigint, "
+        "origin_timestamp timestamp, landed_at timestamp, landing_batch_id string",
+    ).write.insertInto(table)
+    pipeline.build()
+    assert [r["row_key"] for r in pipeline.sql("select row_key from {s}.current_state")] == ["1"]
+    assert len(pipeline.sql("select event_id from {s}_staging.stg_dataworks__events")) == 1
+
+    record_committed_batch(spark, table, later)
+    pipeline.build()
+    assert sorted(r["row_key"] for r in pipeline.sql("select row_key from {s}.change_log")) == ["1", "2", "3"]
+    assert sorted(r["row_key"] for r in pipeline.sql("select row_key from {s}.current_state")) == ["1", "2", "3"]
+    assert read_through(pipeline, f"{pipeline.schema}.current_state") == {
+        "dataworks": later.isoformat(sep=" ", timespec="microseconds")}
+    incremental = as_set(pipeline.sql(STATE)), as_set(pipeline.sql(HISTORY))
+    pipeline.build("--full-refresh")
+    assert (as_set(pipeline.sql(STATE)), as_set(pipeline.sql(HISTORY))) == incremental
+
+
+def test_marks_left_behind_by_a_killed_run_read_again(make_pipeline):
+    """A run killed after its statement but before recording its marks leaves the earlier
+    marks: the next run reads those batches again, and nothing is doubled or lost."""
+    pipeline = make_pipeline("stale_marks", {"cdc_formats": ["dataworks"]})
+    columns = [("id", "LONG"), ("v", "STRING")]
+
+    def change(operation, sequence, before=None, after=None):
+        return dataworks_message(operation, "k", columns=columns, primary_key=["id"],
+                                 before=before, after=after, sequence_id=str(sequence))
+
+    pipeline.land("dataworks", [change("INSERT", 4000 + n, after={"id": n, "v": f"a{n}"}) for n in (1, 2, 3)])
+    pipeline.build()
+    models = ["{s}.change_log", "{s}.current_state", "{s}.row_history", "{s}.schema_changes",
+              "{s}.quarantine", "{s}_staging.int_update_halves_paired"]
+    first = {m: read_through(pipeline, m.format(s=pipeline.schema)) for m in models}
+    pipeline.land("dataworks", [
+        change("UPDATE_BEFOR", 4100, before={"id": 1, "v": "a1"}),
+        change("UPDATE_AFTER", 4100, after={"id": 1, "v": "b1"}),
+        change("DELETE", 4101, before={"id": 2, "v": "a2"}),
+    ])
+    pipeline.build()
+    # as if every model after staging had been killed before recording this run's marks
+    for model in models:
+        marks = ";".join(f"{f}={t}" for f, t in first[model].items())
+        pipeline.sql(f"alter table {model} set tblproperties ('cdc.read_through' = '{marks}')")
+    pipeline.land("dataworks", [change("INSERT", 4200, after={"id": 4, "v": "a4"})])
+    pipeline.build()
+
+    changes = pipeline.sql("select change_id from {s}.change_log")
+    assert len(changes) == len({r["change_id"] for r in changes}) == 6
+    state = {r["row_key"]: (r["is_deleted"], json.loads(r["row_image"])) for r in pipeline.sql(STATE)}
+    assert {k: v for k, (deleted, v) in state.items() if not deleted} == {
+        "1": {"id": "1", "v": "b1"}, "3": {"id": "3", "v": "a3"}, "4": {"id": "4", "v": "a4"}}
+    incremental = as_set(pipeline.sql(STATE)), as_set(pipeline.sql(HISTORY))
+    pipeline.build("--full-refresh")
+    assert (as_set(pipeline.sql(STATE)), as_set(pipeline.sql(HISTORY))) == incremental

@@ -103,15 +103,85 @@
 
 
 {#- Record, after a successful statement, this run's version and what it read. A view's
-    version is the digest of what it reads (it holds no data of its own). -#}
-{%- macro cdc_record_inputs(relation, digest, is_view=false) -%}
+    version is the digest of what it reads (it holds no data of its own). A model that noted
+    read-through marks while it compiled (cdc_note_read_through) records them too, unless
+    `reads_complete` is false (an `--empty` run read no rows). -#}
+{%- macro cdc_record_inputs(relation, digest, is_view=false, reads_complete=true) -%}
     {%- do cdc_run_properties().pop(relation | string, none) -%}
+    {%- set reads = cdc_run_properties().pop(cdc_pending_reads_key(relation), none) -%}
     {%- call statement('cdc_record_inputs') -%}
         alter {{ 'view' if is_view else 'table' }} {{ relation }} set tblproperties (
             'cdc.version' = '{{ (digest or invocation_id) if is_view else invocation_id }}',
             'cdc.inputs' = '{{ digest or "" }}'
+            {%- if reads is not none and reads_complete and not is_view %},
+            'cdc.read_through' = '{{ cdc_encode_read_through(reads) }}'
+            {%- endif %}
         )
     {%- endcall -%}
+{%- endmacro -%}
+
+
+{#-
+    Read-through marks: per source format, the landing time through which a table holds
+    everything of that format its inputs hold (table property `cdc.read_through`, text
+    `format=YYYY-MM-DD HH:MM:SS.ffffff;...`). They are written with the table's version, after
+    its statement succeeded, so a run that failed or was killed leaves the last complete marks
+    and the next run reads again from there. Landing tables carry the same mark as
+    `cdc.committed_through` (every batch landed at or before it is committed).
+-#}
+
+{#- Note, while a model compiles, the marks it will have read through once its statement
+    succeeds ({format id: normalized timestamp text}); cdc_record_inputs records them. -#}
+{%- macro cdc_note_read_through(marks) -%}
+    {%- do cdc_run_properties().update({cdc_pending_reads_key(this): marks}) -%}
+{%- endmacro -%}
+
+
+{%- macro cdc_pending_reads_key(relation) -%}
+    {{ return('cdc.pending_read_through:' ~ relation) }}
+{%- endmacro -%}
+
+
+{#- The read-through marks of a table ({} when it has none). -#}
+{%- macro cdc_read_through(relation) -%}
+    {{ return(cdc_parse_read_through(cdc_table_property(relation, 'cdc.read_through'))) }}
+{%- endmacro -%}
+
+
+{#- Marks text to {format id: normalized timestamp}; malformed entries are ignored (the format
+    then has no mark, and readers fall back to their own data). -#}
+{%- macro cdc_parse_read_through(text) -%}
+    {%- set marks = {} -%}
+    {%- for item in (text or '').split(';') if '=' in item -%}
+        {%- set parts = item.split('=', 1) -%}
+        {%- set mark = cdc_normal_timestamp(parts[1]) -%}
+        {%- if modules.re.fullmatch('[a-z][a-z0-9_]*', parts[0]) and mark is not none -%}
+            {%- do marks.update({parts[0]: mark}) -%}
+        {%- endif -%}
+    {%- endfor -%}
+    {{ return(marks) }}
+{%- endmacro -%}
+
+
+{%- macro cdc_encode_read_through(marks) -%}
+    {%- set items = [] -%}
+    {%- for format_id in marks | sort if modules.re.fullmatch('[a-z][a-z0-9_]*', format_id) -%}
+        {%- set mark = cdc_normal_timestamp(marks[format_id]) -%}
+        {%- if mark is not none -%}
+            {%- do items.append(format_id ~ '=' ~ mark) -%}
+        {%- endif -%}
+    {%- endfor -%}
+    {{ return(items | join(';')) }}
+{%- endmacro -%}
+
+
+{#- `YYYY-MM-DD HH:MM:SS[.f...]` as `YYYY-MM-DD HH:MM:SS.ffffff` (fixed width, so marks
+    compare as text), or none for anything else: the text becomes a SQL literal. -#}
+{%- macro cdc_normal_timestamp(text) -%}
+    {%- set found = modules.re.fullmatch(
+        '([0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2})(?:[.]([0-9]{1,6}))?',
+        (text or '') | trim) -%}
+    {{ return(none if found is none else found.group(1) ~ '.' ~ (found.group(2) or '').ljust(6, '0')) }}
 {%- endmacro -%}
 
 
@@ -121,7 +191,7 @@
         {#- `--empty` builds from no rows: record a new version but no inputs, so the next real
             run of this model (and of everything reading it) does the work. -#}
         {%- set result = materialization() -%}
-        {%- do cdc_record_inputs(this, none, is_view) -%}
+        {%- do cdc_record_inputs(this, none, is_view, reads_complete=false) -%}
         {{ return(result) }}
     {%- endif -%}
     {%- set existing = load_relation(this) -%}
