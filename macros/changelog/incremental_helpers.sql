@@ -233,3 +233,40 @@
     {%- endif -%}
     {{ return(marks) }}
 {% endmacro %}
+
+
+{#
+    The CTE body `bucket_rows` of current_state and row_history (incremental runs): every prior
+    row of `this` in a bucket this run rewrites, plus `is_touched`, true for the rows decided
+    again. Rewritten: every bucket a row of `new_rows` falls in, and every bucket holding a row
+    of a table truncated or dropped now (`new_clearings`). Touched: a key with a new row, and
+    every key of a table cleared now; the other rows are carried over as they are, so a small
+    batch shuffles its own keys, not the whole prior table.
+
+    The three small sides (bucket numbers, 8-byte hashes of the new keys, the tables cleared
+    now) are broadcast: Spark would size them from the change log and shuffle the whole prior
+    table. A hash collision only marks an unchanged row as touched: it is decided again, with
+    the same result.
+#}
+{% macro touched_bucket_rows(new_rows, new_clearings) -%}
+    select /*+ broadcast(touched_buckets, touched_keys, cleared_tables) */
+        prior_rows.*,
+        touched_keys.key_hash is not null or cleared_tables.table_id is not null as is_touched
+    from {{ this }} as prior_rows
+    left semi join (
+        select {{ new_rows }}.key_bucket from {{ new_rows }}
+        union
+        select /*+ broadcast(tables_cleared_now) */ cleared.key_bucket
+        from {{ this }} as cleared
+        left semi join (select distinct {{ new_clearings }}.table_id from {{ new_clearings }}) as tables_cleared_now
+            on cleared.table_id = tables_cleared_now.table_id
+    ) as touched_buckets
+        on prior_rows.key_bucket = touched_buckets.key_bucket
+    left join (
+        select distinct xxhash64({{ new_rows }}.table_id, {{ new_rows }}.row_key) as key_hash
+        from {{ new_rows }}
+    ) as touched_keys
+        on xxhash64(prior_rows.table_id, prior_rows.row_key) = touched_keys.key_hash
+    left join (select distinct {{ new_clearings }}.table_id from {{ new_clearings }}) as cleared_tables
+        on prior_rows.table_id = cleared_tables.table_id
+{%- endmacro %}

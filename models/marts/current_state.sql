@@ -75,44 +75,11 @@ new_events as (
 ),
 
 {% if is_incremental() %}
--- The buckets rewritten by this run: every bucket a new change touches, and every bucket
--- holding a row of a table truncated or dropped now. Buckets are rewritten whole.
-touched_buckets as (
-    select key_bucket from new_events
-    union
-    select cleared.key_bucket from {{ this }} as cleared
-    where cleared.table_id in (select table_id from new_clearings)
-),
-
--- The keys decided again: those with a new change, and every key of a table cleared now.
--- The other rows of the rewritten buckets are carried over as they are (untouched_rows),
--- so a small batch shuffles its own keys, not the whole prior state.
-touched_keys as (
-    select distinct xxhash64(table_id, row_key) as key_hash
-    from new_events
-),
-
-cleared_tables as (
-    select distinct table_id
-    from new_clearings
-),
-
--- The sides above are small (bucket numbers, 8 bytes per new key, the tables cleared now)
--- and broadcast, so reading and marking the prior rows moves none of them (without the hints
--- Spark estimates them from the change log's size and shuffles the whole prior state).
--- A hash collision only marks an unchanged row as touched: it is decided again, with the
--- same result.
+-- The prior rows of the buckets this run rewrites (every bucket a new change touches or a
+-- table cleared now holds), marked `is_touched` where the key is decided again; the rest of
+-- a bucket is carried over as it is (macro touched_bucket_rows).
 bucket_rows as (
-    select /*+ broadcast(touched_buckets, touched_keys, cleared_tables) */
-        current_rows.*,
-        touched_keys.key_hash is not null or cleared_tables.table_id is not null as is_touched
-    from {{ this }} as current_rows
-    left semi join touched_buckets
-        on current_rows.key_bucket = touched_buckets.key_bucket
-    left join touched_keys
-        on xxhash64(current_rows.table_id, current_rows.row_key) = touched_keys.key_hash
-    left join cleared_tables
-        on current_rows.table_id = cleared_tables.table_id
+    {{ touched_bucket_rows('new_events', 'new_clearings') }}
 ),
 
 prior_state as (
@@ -164,14 +131,16 @@ rebuild_keys as (
         )
 ),
 
+-- rebuild_keys is broadcast: it is empty in the normal case and at most the new keys, while
+-- Spark sizes it from the prior state and would shuffle the whole change log twice.
 rebuild_changes as (
-    select changes.*
+    select /*+ broadcast(rebuild_keys) */ changes.*
     from {{ ref('change_log') }} as changes
     left semi join rebuild_keys
         on changes.table_id = rebuild_keys.table_id
         and changes.row_key = rebuild_keys.row_key
     union all
-    select moved.*
+    select /*+ broadcast(rebuild_keys, own_key) */ moved.*
     from {{ ref('change_log') }} as moved
     left semi join rebuild_keys
         on moved.table_id = rebuild_keys.table_id

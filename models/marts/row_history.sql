@@ -105,44 +105,11 @@ new_versions as (
 ),
 
 {% if is_incremental() %}
--- The buckets rewritten by this run: every bucket a new change touches, and every bucket
--- holding a row of a table truncated or dropped now.
-touched_buckets as (
-    select key_bucket from new_versions
-    union
-    select cleared.key_bucket from {{ this }} as cleared
-    where cleared.table_id in (select table_id from new_clearings)
-),
-
--- The keys whose versions are decided again: those with a new change, and every key of a
--- table truncated or dropped now. The other rows of the rewritten buckets are carried over as
--- they are (untouched_rows), so a small batch shuffles its own keys, not the whole history.
-touched_keys as (
-    select distinct xxhash64(table_id, row_key) as key_hash
-    from new_versions
-),
-
-cleared_tables as (
-    select distinct table_id
-    from new_clearings
-),
-
--- The sides above are small (bucket numbers, 8 bytes per new key, the tables cleared now)
--- and broadcast, so reading and marking the prior rows moves none of them (without the hints
--- Spark estimates them from the change log's size and shuffles the whole prior history).
--- A hash collision only marks an unchanged row as touched: it is decided again, with the
--- same result.
+-- The prior rows of the buckets this run rewrites (every bucket a new change touches or a
+-- table cleared now holds), marked `is_touched` where the key is decided again; the rest of
+-- a bucket is carried over as it is (macro touched_bucket_rows).
 bucket_rows as (
-    select /*+ broadcast(touched_buckets, touched_keys, cleared_tables) */
-        history.*,
-        touched_keys.key_hash is not null or cleared_tables.table_id is not null as is_touched
-    from {{ this }} as history
-    left semi join touched_buckets
-        on history.key_bucket = touched_buckets.key_bucket
-    left join touched_keys
-        on xxhash64(history.table_id, history.row_key) = touched_keys.key_hash
-    left join cleared_tables
-        on history.table_id = cleared_tables.table_id
+    {{ touched_bucket_rows('new_versions', 'new_clearings') }}
 ),
 
 prior_versions as (
