@@ -109,7 +109,9 @@ prior_state as (
 ),
 
 untouched_rows as (
-    select * from bucket_rows where not is_touched
+    select *
+    from bucket_rows
+    where not is_touched
 ),
 
 -- A prior row merged from partial images stands for changes below its sort_key: a change

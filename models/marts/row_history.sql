@@ -131,7 +131,9 @@ prior_versions as (
 ),
 
 untouched_rows as (
-    select * from bucket_rows where not is_touched
+    select *
+    from bucket_rows
+    where not is_touched
 ),
 {% endif %}
 
