@@ -36,6 +36,21 @@ def as_set(rows):
     return {tuple(sorted(r.items())) for r in rows}
 
 
+def insert_landing_rows(table, messages, origin, landed_at):
+    """Write `messages` into a landing table directly (as a landing does, line n at offset n),
+    without recording a commit; returns the Spark session."""
+    from pyspark.sql import SparkSession
+
+    spark = SparkSession.builder.getOrCreate()
+    spark.createDataFrame(
+        [(m, table.rsplit(".raw_", 1)[-1], origin, None, n, None, landed_at, origin)
+         for n, m in enumerate(messages, start=1)],
+        "raw_value string, stream_name string, origin string, origin_partition int, origin_offset bigint, "
+        "origin_timestamp timestamp, landed_at timestamp, landing_batch_id string",
+    ).write.insertInto(table)
+    return spark
+
+
 def test_truncate_only_batch_keeps_other_tables_rows(make_pipeline):
     # two buckets: the truncated table reaches every bucket the other table uses
     pipeline = make_pipeline("trunc_only", {"cdc_formats": ["shareplex"], "cdc_key_buckets": 2,
@@ -119,16 +134,10 @@ def test_high_water_mark_is_per_format(make_pipeline):
         "select 'shareplex', max(landed_at) from {s}_landing.raw_shareplex")}
     assert marks["shareplex"] - marks["dataworks"] > dt.timedelta(microseconds=2)
     between = marks["dataworks"] + (marks["shareplex"] - marks["dataworks"]) / 2
-    from pyspark.sql import SparkSession
-
-    spark = SparkSession.builder.getOrCreate()
-    spark.createDataFrame(
-        [(dataworks_insert(n), "dataworks", "late.jsonl", None, n, None, between, "late-batch") for n in (2, 3)],
-        "raw_value string, stream_name string, origin string, origin_partition int, origin_offset bigint, "
-        "origin_timestamp timestamp, landed_at timestamp, landing_batch_id string",
-    ).write.insertInto(f"{pipeline.schema}_landing.raw_dataworks")
+    table = f"{pipeline.schema}_landing.raw_dataworks"
+    spark = insert_landing_rows(table, [dataworks_insert(n) for n in (2, 3)], "late.jsonl", between)
     # its landing commits last, as `land` records it
-    record_committed_batch(spark, f"{pipeline.schema}_landing.raw_dataworks", between)
+    record_committed_batch(spark, table, between)
     pipeline.build()
 
     assert sorted(r["row_key"] for r in pipeline.sql(
@@ -174,10 +183,14 @@ def test_staging_reads_an_incomplete_last_batch_again(make_pipeline):
     assert as_set(pipeline.sql("select event_id, change_id from " + staged)) == before
 
 
+def table_properties(pipeline, relation):
+    return {r["key"]: r["value"] for r in pipeline.sql(f"show tblproperties {relation}")}
+
+
 def read_through(pipeline, relation):
     """The `cdc.read_through` table property of `relation`, as {format id: text}."""
-    rows = {r["key"]: r["value"] for r in pipeline.sql(f"show tblproperties {relation}")}
-    return dict(item.split("=", 1) for item in rows.get("cdc.read_through", "").split(";") if item)
+    text = table_properties(pipeline, relation).get("cdc.read_through", "")
+    return dict(item.split("=", 1) for item in text.split(";") if item)
 
 
 def test_staging_reads_only_committed_batches(make_pipeline):
@@ -194,20 +207,13 @@ def test_staging_reads_only_committed_batches(make_pipeline):
     pipeline.land("dataworks", [insert(1)])
     pipeline.build()
     table = f"{pipeline.schema}_landing.raw_dataworks"
-    committed = {r["key"]: r["value"] for r in pipeline.sql(f"show tblproperties {table}")}["cdc.committed_through"]
+    committed = table_properties(pipeline, table)["cdc.committed_through"]
     for relation in ("{s}_staging.stg_dataworks__events", "{s}.change_log", "{s}.current_state", "{s}.row_history"):
         assert read_through(pipeline, relation.format(s=pipeline.schema)) == {"dataworks": committed}
 
     # a batch still being written: its rows are there, its commit not recorded yet
-    from pyspark.sql import SparkSession
-
-    spark = SparkSession.builder.getOrCreate()
     later = dt.datetime.fromisoformat(committed) + dt.timedelta(seconds=1)
-    spark.createDataFrame(
-        [(insert(n), "dataworks", "writing.jsonl", None, n, None, later, "writing") for n in (2, 3)],
-        "raw_value string, stream_name string, origin string, origin_partition int, origin_offset bigint, "
-        "origin_timestamp timestamp, landed_at timestamp, landing_batch_id string",
-    ).write.insertInto(table)
+    spark = insert_landing_rows(table, [insert(n) for n in (2, 3)], "writing.jsonl", later)
     pipeline.build()
     assert [r["row_key"] for r in pipeline.sql("select row_key from {s}.current_state")] == ["1"]
     assert len(pipeline.sql("select event_id from {s}_staging.stg_dataworks__events")) == 1
