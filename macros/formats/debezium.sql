@@ -294,7 +294,36 @@ struct<
 {%- endmacro %}
 
 
-{% macro debezium__events(landed) %}
+{#
+    True (SQL) for a landed message that may hold a value only the Python UDFs decode: a
+    Decimal / VariableScaleDecimal of a Kafka Connect schema, or a cell of a Lindorm HBase
+    table (Lindorm sources carry `namespace`). A text test on the raw message, so the other
+    messages skip the UDFs (Spark evaluates a Python UDF on every row it reaches, even inside
+    a `case`). JSON `\u` escapes could hide either word, so such messages count as maybe;
+    declared decimal columns (var `cdc_debezium_column_types`) send every message.
+#}
+{% macro debezium__may_need_decoders(raw_value) -%}
+    {%- set declared = var('cdc_debezium_column_types', {}) or {} -%}
+    {%- set declares_decimals = [] -%}
+    {%- for columns in declared.values() -%}
+        {%- for text in (columns or {}).values() if 'Decimal' in (text | string) -%}
+            {%- do declares_decimals.append(text) -%}
+        {%- endfor -%}
+    {%- endfor -%}
+    {%- if declares_decimals -%}
+        true
+    {%- else -%}
+        coalesce(
+            contains({{ raw_value }}, 'Decimal')
+            or contains({{ raw_value }}, 'namespace')
+            or contains({{ raw_value }}, '\\u'),
+            false
+        )
+    {%- endif -%}
+{%- endmacro %}
+
+
+{% macro debezium__events(landed, decode_values=true) %}
     {%- set operations = debezium__operations() -%}
     {%- set placeholder = var('cdc_debezium_unavailable_value', '__debezium_unavailable_value') -%}
     with parsed as (
@@ -463,6 +492,7 @@ struct<
         from filled
     ),
 
+    {%- if decode_values %}
     -- Python UDFs (docs/udfs.md): decimals of Debezium schemas, cells of HBase tables.
     decoded as (
         select
@@ -483,6 +513,27 @@ struct<
             ) as after_hbase
         from logical
     ),
+    {%- else %}
+
+    -- Messages that debezium__may_need_decoders rules out hold no decimal and no HBase cell:
+    -- no Python UDF. Should one hold such a value after all, it is quarantined, not guessed.
+    decoded as (
+        select
+            logical.*,
+            case when size(decimal_columns) > 0 and not is_hbase then named_struct(
+                'image', cast(null as map<string, string>),
+                'error', 'value decoders were skipped for this message (debezium__may_need_decoders)'
+            ) end as before_decimals,
+            cast(null as struct<image: map<string, string>, error: string>) as after_decimals,
+            case when is_hbase then named_struct(
+                'image', cast(null as map<string, string>),
+                'column_types', cast(null as map<string, string>),
+                'error', 'value decoders were skipped for this message (debezium__may_need_decoders)'
+            ) end as before_hbase,
+            cast(null as struct<image: map<string, string>, column_types: map<string, string>, error: string>) as after_hbase
+        from logical
+    ),
+    {%- endif %}
 
     imaged as (
         select

@@ -397,3 +397,45 @@ def test_every_message_is_accounted_for(dbz):
     )[0]
     assert counts["landed"] == counts["staged"] == counts["changes"] + counts["control"] + counts["quarantined"]
     assert counts["logged"] == counts["changes"] - 1  # the redelivered insert
+
+
+# --- which messages pass through the Python UDFs ----------------------------------------
+
+def _wrapped_order(row_id: int, amount: str, decimal_name: str = "org.apache.kafka.connect.data.Decimal") -> str:
+    schema = {"type": "struct", "fields": [{"type": "struct", "field": "after", "fields": [
+        {"type": "int32", "field": "id"},
+        {"type": "bytes", "name": decimal_name, "parameters": {"scale": "2"}, "field": "amount"},
+    ]}]}
+    payload = {"before": None, "after": {"id": row_id, "amount": amount}, "op": "c", "ts_ms": 2000 + row_id,
+               "source": {"connector": "mysql", "db": "shop", "table": "orders", "file": "mysql-bin.000001",
+                          "pos": 10 * row_id, "row": 0, "ts_ms": 1000 + row_id}}
+    return json.dumps({"schema": schema, "payload": payload})
+
+
+def test_messages_needing_decoders_are_decoded_and_others_skip_them(make_pipeline):
+    """Without declared decimal columns, only messages whose text may hold a decimal or an HBase
+    cell go through the UDFs (debezium__may_need_decoders): a JSON escape hiding the word
+    `Decimal` still gets there, and a plain message is read as it is."""
+    pipeline = make_pipeline("dbz_routes", {"cdc_formats": ["debezium"], "cdc_primary_keys": {"shop.orders": ["id"]}})
+    escaped = _wrapped_order(2, "AfE=").replace("connect.data.Decimal", "connect.data.Decim\\u0061l")
+    assert "Decimal" not in escaped
+    plain = json.loads(_wrapped_order(3, "1.50"))["payload"]
+    pipeline.land("debezium", [
+        _wrapped_order(1, "AfE="),                       # Base64 of the unscaled 497
+        escaped,
+        json.dumps(plain),
+        fixture_message("lindorm/seed003_hbase_put.json"),
+    ])
+    pipeline.build()
+
+    assert pipeline.sql("select * from {s}.quarantine") == []
+    rows = {r["row_key"]: r for r in pipeline.sql(
+        "select row_key, after, column_types, source_system from {s}.change_log")}
+    assert {k: r["after"] for k, r in rows.items()} == {
+        "1": {"id": "1", "amount": "4.97"},
+        "2": {"id": "2", "amount": "4.97"},
+        "3": {"id": "3", "amount": "1.50"},
+        "user1": {"ROW": "user1", "f_name": "lucky"},
+    }
+    assert rows["1"]["column_types"]["amount"] == rows["2"]["column_types"]["amount"] == "decimal(38,2)"
+    assert rows["user1"]["source_system"] == "hbase"

@@ -30,6 +30,14 @@ HISTORY = """
            valid_from, valid_to, ended_by, is_current
     from {s}.row_history
 """
+# stream_progress without its query-time freshness
+PROGRESS = """
+    select source_format, stream_name, messages_landed, row_events, control_events,
+           quarantined_events, messages_with_row_changes, control_messages, quarantined_messages,
+           tombstones_skipped, last_change_committed_at, last_change_landed_at, last_landed_at,
+           last_source_position
+    from {s}.stream_progress
+"""
 
 
 def as_set(rows):
@@ -79,9 +87,11 @@ def test_truncate_only_batch_keeps_other_tables_rows(make_pipeline):
     assert sorted((r["row_key"], r["is_current"], r["ended_by"]) for r in history if r["table_id"] == "HR.A") == [
         (str(n), False, "truncate") for n in rows]
 
-    incremental = as_set(pipeline.sql(STATE)), as_set(pipeline.sql(HISTORY))
+    progress = pipeline.sql(PROGRESS)
+    assert [(r["messages_landed"], r["row_events"], r["control_events"]) for r in progress] == [(18, 17, 1)], progress
+    incremental = as_set(pipeline.sql(STATE)), as_set(pipeline.sql(HISTORY)), as_set(progress)
     pipeline.build("--full-refresh")
-    assert (as_set(pipeline.sql(STATE)), as_set(pipeline.sql(HISTORY))) == incremental
+    assert (as_set(pipeline.sql(STATE)), as_set(pipeline.sql(HISTORY)), as_set(pipeline.sql(PROGRESS))) == incremental
 
 
 def test_late_partial_image_equals_full_rebuild(make_pipeline):
@@ -146,9 +156,11 @@ def test_high_water_mark_is_per_format(make_pipeline):
         "select row_key from {s}.current_state where table_id = 'db.w' and not is_deleted")) == ["1", "2", "3"]
     assert sorted(r["row_key"] for r in pipeline.sql(
         "select row_key from {s}.row_history where table_id = 'db.w' and is_current")) == ["1", "2", "3"]
-    incremental = as_set(pipeline.sql(STATE)), as_set(pipeline.sql(HISTORY))
+    progress = pipeline.sql(PROGRESS)
+    assert [(r["messages_landed"], r["row_events"]) for r in progress] == [(7, 7)], progress
+    incremental = as_set(pipeline.sql(STATE)), as_set(pipeline.sql(HISTORY)), as_set(progress)
     pipeline.build("--full-refresh")
-    assert (as_set(pipeline.sql(STATE)), as_set(pipeline.sql(HISTORY))) == incremental
+    assert (as_set(pipeline.sql(STATE)), as_set(pipeline.sql(HISTORY)), as_set(pipeline.sql(PROGRESS))) == incremental
 
 
 def test_staging_reads_an_incomplete_last_batch_again(make_pipeline):
@@ -224,9 +236,11 @@ def test_staging_reads_only_committed_batches(make_pipeline):
     assert sorted(r["row_key"] for r in pipeline.sql("select row_key from {s}.current_state")) == ["1", "2", "3"]
     assert read_through(pipeline, f"{pipeline.schema}.current_state") == {
         "dataworks": later.isoformat(sep=" ", timespec="microseconds")}
-    incremental = as_set(pipeline.sql(STATE)), as_set(pipeline.sql(HISTORY))
+    progress = pipeline.sql(PROGRESS)
+    assert [(r["messages_landed"], r["row_events"]) for r in progress] == [(7, 7)], progress
+    incremental = as_set(pipeline.sql(STATE)), as_set(pipeline.sql(HISTORY)), as_set(progress)
     pipeline.build("--full-refresh")
-    assert (as_set(pipeline.sql(STATE)), as_set(pipeline.sql(HISTORY))) == incremental
+    assert (as_set(pipeline.sql(STATE)), as_set(pipeline.sql(HISTORY)), as_set(pipeline.sql(PROGRESS))) == incremental
 
 
 def test_marks_left_behind_by_a_killed_run_read_again(make_pipeline):
@@ -242,7 +256,8 @@ def test_marks_left_behind_by_a_killed_run_read_again(make_pipeline):
     pipeline.land("dataworks", [change("INSERT", 4000 + n, after={"id": n, "v": f"a{n}"}) for n in (1, 2, 3)])
     pipeline.build()
     models = ["{s}.change_log", "{s}.current_state", "{s}.row_history", "{s}.schema_changes",
-              "{s}.quarantine", "{s}_staging.int_update_halves_paired"]
+              "{s}.quarantine", "{s}_staging.int_update_halves_paired",
+              "{s}_staging.int_stream_batches"]
     first = {m: read_through(pipeline, m.format(s=pipeline.schema)) for m in models}
     pipeline.land("dataworks", [
         change("UPDATE_BEFOR", 4100, before={"id": 1, "v": "a1"}),
@@ -262,6 +277,8 @@ def test_marks_left_behind_by_a_killed_run_read_again(make_pipeline):
     state = {r["row_key"]: (r["is_deleted"], json.loads(r["row_image"])) for r in pipeline.sql(STATE)}
     assert {k: v for k, (deleted, v) in state.items() if not deleted} == {
         "1": {"id": "1", "v": "b1"}, "3": {"id": "3", "v": "a3"}, "4": {"id": "4", "v": "a4"}}
-    incremental = as_set(pipeline.sql(STATE)), as_set(pipeline.sql(HISTORY))
+    progress = pipeline.sql(PROGRESS)
+    assert [(r["messages_landed"], r["row_events"]) for r in progress] == [(7, 7)], progress
+    incremental = as_set(pipeline.sql(STATE)), as_set(pipeline.sql(HISTORY)), as_set(progress)
     pipeline.build("--full-refresh")
-    assert (as_set(pipeline.sql(STATE)), as_set(pipeline.sql(HISTORY))) == incremental
+    assert (as_set(pipeline.sql(STATE)), as_set(pipeline.sql(HISTORY)), as_set(pipeline.sql(PROGRESS))) == incremental

@@ -4,7 +4,7 @@ Many independent generated histories (one table each, each from its own seed) ar
 together in random batches: every message lands in a random batch, in shuffled order, some
 twice (at-least-once). `dbt build` runs after each batch. The final current_state must equal
 (a) the history's true final state, and (b) a `--full-refresh` rebuild of the same landings;
-row_history must agree as well. CDC_PROPERTY_TABLES / CDC_PROPERTY_BATCHES scale it up;
+row_history and stream_progress must agree as well. CDC_PROPERTY_TABLES / CDC_PROPERTY_BATCHES scale it up;
 CDC_PROPERTY_SEED picks other histories.
 """
 
@@ -64,6 +64,14 @@ HISTORY_QUERY = """
            sort_key, valid_from, valid_to, ended_by, is_current
     from {s}.row_history
 """
+# stream_progress without its query-time freshness
+PROGRESS_QUERY = """
+    select source_format, stream_name, messages_landed, row_events, control_events,
+           quarantined_events, messages_with_row_changes, control_messages, quarantined_messages,
+           tombstones_skipped, last_heartbeat_at, last_change_committed_at, last_change_landed_at,
+           last_landed_at, last_source_position, last_change_lag_seconds
+    from {s}.stream_progress
+"""
 
 
 def as_set(rows):
@@ -97,6 +105,7 @@ def test_incremental_equals_full_rebuild_and_truth(make_pipeline, variant):
 
     incremental_state = as_set(pipeline.sql(STATE_QUERY))
     incremental_history = as_set(pipeline.sql(HISTORY_QUERY))
+    incremental_progress = as_set(pipeline.sql(PROGRESS_QUERY))
 
     # (a) the true final state of every history
     actual = {(r["table_id"], r["row_key"]): r for r in pipeline.sql(
@@ -121,3 +130,4 @@ def test_incremental_equals_full_rebuild_and_truth(make_pipeline, variant):
     pipeline.build("--full-refresh")
     assert as_set(pipeline.sql(STATE_QUERY)) == incremental_state
     assert as_set(pipeline.sql(HISTORY_QUERY)) == incremental_history
+    assert as_set(pipeline.sql(PROGRESS_QUERY)) == incremental_progress

@@ -66,7 +66,7 @@ def test_a_build_with_nothing_new_skips_every_model_and_passed_test(built):
     second = pipeline.build()
     skipped = {name for name, message in statuses(second).items() if message == SKIP}
     for name in ("stg_canal__events", "change_log", "current_state", "row_history", "schema_changes",
-                 "quarantine", "int_update_halves_paired", "unpaired_update_halves", "int_stream_progress",
+                 "quarantine", "int_update_halves_paired", "unpaired_update_halves", "int_stream_batches",
                  "stream_progress"):
         assert name in skipped, f"{name} ran with nothing new: {statuses(second)}"
     # stream_progress is a view: its freshness is measured when queried, so it grows untouched
@@ -128,10 +128,10 @@ def test_a_full_refresh_is_never_skipped(built):
 def test_an_empty_run_is_never_taken_for_the_data(built):
     pipeline, _ = built
     pipeline.build()
-    counts = "select sum(messages_landed) as n from {s}_staging.int_stream_progress"
+    counts = "select sum(messages_landed) as n from {s}_staging.int_stream_batches"
     landed = pipeline.sql(counts)
     assert landed[0]["n"] > 0
     pipeline.dbt("run", "--empty")  # rebuilds tables from no rows
     ran = statuses(pipeline.build())
-    assert ran["int_stream_progress"] != SKIP, ran
+    assert ran["int_stream_batches"] != SKIP, ran
     assert pipeline.sql(counts) == landed

@@ -23,8 +23,30 @@ new_messages as (
     {{ unstaged_messages('landed', 'debezium', read_plan) }}
 ),
 
+-- Only messages that may hold a decimal or an HBase cell pass through the Python UDFs: a
+-- UDF costs its pass over every row it reaches, needed or not.
+messages_to_decode as (
+    select * from new_messages
+    where {{ debezium__may_need_decoders('new_messages.raw_value') }}
+),
+
+plain_messages as (
+    select * from new_messages
+    where not {{ debezium__may_need_decoders('new_messages.raw_value') }}
+),
+
+decoded_events as (
+    {{ debezium__events('messages_to_decode', decode_values=true) }}
+),
+
+plain_events as (
+    {{ debezium__events('plain_messages', decode_values=false) }}
+),
+
 events as (
-    {{ debezium__events('new_messages') }}
+    select * from decoded_events
+    union all
+    select * from plain_events
 )
 
 select
