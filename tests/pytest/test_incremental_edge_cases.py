@@ -37,6 +37,7 @@ PROGRESS = """
            tombstones_skipped, last_change_committed_at, last_change_landed_at, last_landed_at,
            last_source_position
     from {s}.stream_progress
+    order by source_format, stream_name
 """
 
 
@@ -157,7 +158,7 @@ def test_high_water_mark_is_per_format(make_pipeline):
     assert sorted(r["row_key"] for r in pipeline.sql(
         "select row_key from {s}.row_history where table_id = 'db.w' and is_current")) == ["1", "2", "3"]
     progress = pipeline.sql(PROGRESS)
-    assert [(r["messages_landed"], r["row_events"]) for r in progress] == [(7, 7)], progress
+    assert [(r["messages_landed"], r["row_events"]) for r in progress] == [(3, 3), (1, 1)], progress
     incremental = as_set(pipeline.sql(STATE)), as_set(pipeline.sql(HISTORY)), as_set(progress)
     pipeline.build("--full-refresh")
     assert (as_set(pipeline.sql(STATE)), as_set(pipeline.sql(HISTORY)), as_set(pipeline.sql(PROGRESS))) == incremental
@@ -237,7 +238,7 @@ def test_staging_reads_only_committed_batches(make_pipeline):
     assert read_through(pipeline, f"{pipeline.schema}.current_state") == {
         "dataworks": later.isoformat(sep=" ", timespec="microseconds")}
     progress = pipeline.sql(PROGRESS)
-    assert [(r["messages_landed"], r["row_events"]) for r in progress] == [(7, 7)], progress
+    assert [(r["messages_landed"], r["row_events"]) for r in progress] == [(3, 3)], progress
     incremental = as_set(pipeline.sql(STATE)), as_set(pipeline.sql(HISTORY)), as_set(progress)
     pipeline.build("--full-refresh")
     assert (as_set(pipeline.sql(STATE)), as_set(pipeline.sql(HISTORY)), as_set(pipeline.sql(PROGRESS))) == incremental
