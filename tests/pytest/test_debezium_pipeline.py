@@ -412,18 +412,24 @@ def _wrapped_order(row_id: int, amount: str, decimal_name: str = "org.apache.kaf
     return json.dumps({"schema": schema, "payload": payload})
 
 
-def test_messages_needing_decoders_are_decoded_and_others_skip_them(make_pipeline):
-    """Without declared decimal columns, only messages whose text may hold a decimal or an HBase
-    cell go through the UDFs (debezium__may_need_decoders): a JSON escape hiding the word
-    `Decimal` still gets there, and a plain message is read as it is."""
+def test_reads_needing_decoders_are_decoded_and_others_skip_them(make_pipeline):
+    """Without declared decimal columns, a read goes through the UDFs only when a message of it
+    may hold a decimal or an HBase cell (debezium__read_needs_decoders): a batch of plain
+    messages is read without them, and a JSON escape hiding the word `Decimal` still gets a
+    batch decoded."""
     pipeline = make_pipeline("dbz_routes", {"cdc_formats": ["debezium"], "cdc_primary_keys": {"shop.orders": ["id"]}})
+    plain = json.loads(_wrapped_order(3, "1.50"))["payload"]
+    pipeline.land("debezium", [json.dumps(plain)])
+    pipeline.build()
+    compiled = next((pipeline.work_dir / "target" / "run").rglob("stg_debezium__events.sql")).read_text(encoding="utf-8")
+    assert "cdc_decode_debezium_decimals(" not in compiled  # the first build creates the table from this SQL
+
     escaped = _wrapped_order(2, "AfE=").replace("connect.data.Decimal", "connect.data.Decim\\u0061l")
     assert "Decimal" not in escaped
-    plain = json.loads(_wrapped_order(3, "1.50"))["payload"]
+    pipeline.land("debezium", [escaped])
+    pipeline.build()
     pipeline.land("debezium", [
         _wrapped_order(1, "AfE="),                       # Base64 of the unscaled 497
-        escaped,
-        json.dumps(plain),
         fixture_message("lindorm/seed003_hbase_put.json"),
     ])
     pipeline.build()
