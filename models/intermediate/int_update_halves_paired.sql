@@ -15,7 +15,6 @@ with halves as (
     select * from {{ ref('int_events_unioned') }}
     where event_class = 'update_half'
 ),
-{%- if is_incremental() %}
 
 touched_groups as (
     select distinct
@@ -34,13 +33,6 @@ candidate_halves as (
         and halves.table_id = touched_groups.table_id
         and halves.pairing_key = touched_groups.pairing_key
 ),
-{%- else %}
-
--- a full build groups every half: no need to find the touched groups first
-candidate_halves as (
-    select * from halves
-),
-{%- endif %}
 
 -- The k-th before half of a pairing key pairs with its k-th after half (macro
 -- update_half_ordinals); copies of one half share its ordinal.
