@@ -48,6 +48,9 @@ def base_env(local_dir: Path) -> dict[str, str]:
             "CDC_LOG4J_CONFIG": str(PROJECT_DIR / "profiles" / "log4j2.properties"),
             "CDC_DRIVER_MEMORY": "1g",
             "DBT_PROFILES_DIR": str(PROJECT_DIR / "profiles"),
+            # dbt's files next to the run's warehouse: test workers run side by side
+            "DBT_TARGET_PATH": str(local_dir / "target"),
+            "DBT_LOG_PATH": str(local_dir / "logs"),
             "SPARK_LOCAL_IP": "127.0.0.1",
             "PYSPARK_PYTHON": sys.executable,
             "PYTHONPATH": str(PROJECT_DIR),

@@ -47,7 +47,8 @@ def snapshot(env) -> list[str]:
 
 def test_killed_build_is_repaired_by_the_next_run(tmp_path: Path):
     env = dict(os.environ, CDC_LOCAL_DIR=str(tmp_path / "local"), CDC_SCHEMA="cdc",
-               DBT_PROFILES_DIR=str(PROJECT_DIR / "profiles"), CDC_SHUFFLE_PARTITIONS="4")
+               DBT_PROFILES_DIR=str(PROJECT_DIR / "profiles"), CDC_SHUFFLE_PARTITIONS="4",
+               DBT_TARGET_PATH=str(tmp_path / "target"), DBT_LOG_PATH=str(tmp_path / "logs"))
     env.pop("PYSPARK_SUBMIT_ARGS", None)
     run(env, "land", "--format", "dataworks", str(PROJECT_DIR / "samples" / "dataworks"))
 

@@ -57,6 +57,7 @@ def start_watch(env: dict, folder: Path, *extra: str) -> subprocess.Popen:
 def test_watch_lands_builds_stops_and_survives_a_kill(tmp_path: Path):
     env = dict(os.environ, CDC_LOCAL_DIR=str(tmp_path / "local"), CDC_SCHEMA="cdc",
                DBT_PROFILES_DIR=str(PROJECT_DIR / "profiles"), CDC_SHUFFLE_PARTITIONS="4",
+               DBT_TARGET_PATH=str(tmp_path / "target"), DBT_LOG_PATH=str(tmp_path / "logs"),
                PYTHONUNBUFFERED="1")
     env.pop("PYSPARK_SUBMIT_ARGS", None)
     lines = [line for line in SAMPLE.read_text(encoding="utf-8").splitlines() if line.strip()]
