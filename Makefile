@@ -9,8 +9,9 @@ BIN := $(VENV)/bin
 export DBT_PROFILES_DIR := $(CURDIR)/profiles
 export CDC_LOCAL_DIR ?= $(CURDIR)/.cdc_local
 export SPARK_LOCAL_IP := 127.0.0.1
-# Test workers: each runs whole test files in its own embedded Spark (module fixtures stay
-# on one worker). Two fits this 2-core machine; TEST_WORKERS=0 runs in one process.
+# Test workers, each with its own embedded Spark. A test file stays on one worker (its module
+# fixtures are built once; tests/pytest/conftest.py groups the tests). Two fit this 2-core
+# machine; TEST_WORKERS=0 runs everything in one process.
 TEST_WORKERS ?= 2
 
 .PHONY: install demo test lint bench fuzz clean chromium cluster-start cluster-stop
@@ -32,7 +33,7 @@ lint: install
 	$(BIN)/sqlfluff lint models tests/data_tests
 
 test: install
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup
 	$(MAKE) lint
 
 # Debian's Chromium for tests/pytest/test_docs_site.py (Playwright drives it; no browser

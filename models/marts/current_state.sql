@@ -11,6 +11,8 @@
 -- read back (whole) and rewritten; a truncate or dropped table touches every bucket holding
 -- one of its rows. The high-water mark is kept per source format (refreshed_through_by_format).
 {%- set window = read_window('state') %}
+{#- a late change can rebuild a key only where a prior row was merged from partial images -#}
+{%- set rebuild_merged_keys = is_incremental() and relation_has_row(this, 'image_is_merged') %}
 {% if is_incremental() %}
 with prior_marks as (
     {{ state_prior_marks(window) }}
@@ -114,6 +116,8 @@ untouched_rows as (
     where not is_touched
 ),
 
+{%- if rebuild_merged_keys %}
+
 -- A prior row merged from partial images stands for changes below its sort_key: a change
 -- that arrives late (below it, landed after it) may belong under the partials merged into it.
 -- Such keys are rebuilt from all their changes in the change log, as a full rebuild does.
@@ -159,10 +163,11 @@ rebuilt_events as (
         on events.table_id = rebuild_keys.table_id
         and events.row_key = rebuild_keys.row_key
 ),
+{%- endif %}
 {% endif %}
 
 candidates as (
-    {% if is_incremental() %}
+    {% if rebuild_merged_keys %}
     select new_events.*
     from new_events
     left anti join rebuild_keys
@@ -176,6 +181,10 @@ candidates as (
         and prior_state.row_key = rebuild_keys.row_key
     union all
     select * from rebuilt_events
+    {% elif is_incremental() %}
+    select * from new_events
+    union all
+    select * from prior_state
     {% else %}
     select * from new_events
     {% endif %}

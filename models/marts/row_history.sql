@@ -13,6 +13,8 @@
 -- their prior versions plus the new changes, so late events slot into place (every version
 -- keeps its own change image, so partial images merge right however late they come).
 {%- set window = read_window('state') %}
+{#- versions end by a truncate only where schema_changes holds one -#}
+{%- set any_clearings = relation_has_row(ref('schema_changes'), 'clears_table and table_id is not null') %}
 {% if is_incremental() %}
 with prior_marks as (
     {{ state_prior_marks(window) }}
@@ -171,6 +173,7 @@ ordered as (
         ) as history_so_far
     from distinct_versions
 ),
+{%- if any_clearings %}
 
 clearings as (
     select
@@ -198,6 +201,19 @@ closing_clearings as (
     where not ordered.is_deletion
     group by ordered.table_id, ordered.row_key, ordered.sort_key
 ),
+{%- else %}
+
+-- no truncate or dropped table anywhere: no version is ended by one
+closing_clearings as (
+    select
+        cast(null as string) as table_id,
+        cast(null as string) as row_key,
+        cast(null as string) as sort_key,
+        cast(null as timestamp) as cleared_at,
+        cast(null as boolean) as is_cleared
+    where false
+),
+{%- endif %}
 
 final as (
     select

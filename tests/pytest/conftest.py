@@ -38,10 +38,19 @@ LONGEST_FILES = (
 )
 
 
+# Files whose tests share no fixture: each test is its own unit of work for the workers.
+INDEPENDENT_TESTS = ("test_incremental_property.py",)
+
+
 def pytest_collection_modifyitems(items):
-    """Run the longest files first (a stable sort: the order inside a file is kept)."""
+    """Run the longest files first (a stable sort: the order inside a file is kept), and
+    group tests for `--dist loadgroup`: a file stays on one worker (its module fixtures are
+    built once), except the files whose tests are independent."""
     rank = {name: index for index, name in enumerate(LONGEST_FILES)}
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
+    for item in items:
+        group = item.nodeid if item.path.name in INDEPENDENT_TESTS else item.path.name
+        item.add_marker(pytest.mark.xdist_group(group))
 
 
 def record_lines(path: Path) -> list[str]:
@@ -129,6 +138,11 @@ class Pipeline:
 
     def build(self, *args: str):
         return self.dbt("build", *args)
+
+    def rebuild(self):
+        """A full rebuild of the same landings, models only: tests compare its tables with the
+        incremental ones (the data tests run on every other build)."""
+        return self.dbt("run", "--full-refresh")
 
     def sql(self, query: str) -> list[dict]:
         from pyspark.sql import SparkSession

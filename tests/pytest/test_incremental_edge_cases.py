@@ -91,7 +91,7 @@ def test_truncate_only_batch_keeps_other_tables_rows(make_pipeline):
     progress = pipeline.sql(PROGRESS)
     assert [(r["messages_landed"], r["row_events"], r["control_events"]) for r in progress] == [(18, 17, 1)], progress
     incremental = as_set(pipeline.sql(STATE)), as_set(pipeline.sql(HISTORY)), as_set(progress)
-    pipeline.build("--full-refresh")
+    pipeline.rebuild()
     assert (as_set(pipeline.sql(STATE)), as_set(pipeline.sql(HISTORY)), as_set(pipeline.sql(PROGRESS))) == incremental
 
 
@@ -122,7 +122,7 @@ def test_late_partial_image_equals_full_rebuild(make_pipeline):
     # a run with nothing new changes nothing
     pipeline.build()
     assert (as_set(pipeline.sql(STATE)), as_set(pipeline.sql(HISTORY))) == incremental
-    pipeline.build("--full-refresh")
+    pipeline.rebuild()
     assert (as_set(pipeline.sql(STATE)), as_set(pipeline.sql(HISTORY))) == incremental
 
 
@@ -160,7 +160,7 @@ def test_high_water_mark_is_per_format(make_pipeline):
     progress = pipeline.sql(PROGRESS)
     assert [(r["messages_landed"], r["row_events"]) for r in progress] == [(3, 3), (1, 1)], progress
     incremental = as_set(pipeline.sql(STATE)), as_set(pipeline.sql(HISTORY)), as_set(progress)
-    pipeline.build("--full-refresh")
+    pipeline.rebuild()
     assert (as_set(pipeline.sql(STATE)), as_set(pipeline.sql(HISTORY)), as_set(pipeline.sql(PROGRESS))) == incremental
 
 
@@ -240,7 +240,7 @@ def test_staging_reads_only_committed_batches(make_pipeline):
     progress = pipeline.sql(PROGRESS)
     assert [(r["messages_landed"], r["row_events"]) for r in progress] == [(3, 3)], progress
     incremental = as_set(pipeline.sql(STATE)), as_set(pipeline.sql(HISTORY)), as_set(progress)
-    pipeline.build("--full-refresh")
+    pipeline.rebuild()
     assert (as_set(pipeline.sql(STATE)), as_set(pipeline.sql(HISTORY)), as_set(pipeline.sql(PROGRESS))) == incremental
 
 
@@ -281,5 +281,5 @@ def test_marks_left_behind_by_a_killed_run_read_again(make_pipeline):
     progress = pipeline.sql(PROGRESS)
     assert [(r["messages_landed"], r["row_events"]) for r in progress] == [(7, 7)], progress
     incremental = as_set(pipeline.sql(STATE)), as_set(pipeline.sql(HISTORY)), as_set(progress)
-    pipeline.build("--full-refresh")
+    pipeline.rebuild()
     assert (as_set(pipeline.sql(STATE)), as_set(pipeline.sql(HISTORY)), as_set(pipeline.sql(PROGRESS))) == incremental

@@ -127,7 +127,7 @@ def test_incremental_equals_full_rebuild_and_truth(make_pipeline, variant):
     assert pipeline.sql("select count(*) as n from {s}.change_log")[0]["n"] == changes
 
     # (b) a full rebuild of the same landings gives the same tables
-    pipeline.build("--full-refresh")
+    pipeline.rebuild()
     assert as_set(pipeline.sql(STATE_QUERY)) == incremental_state
     assert as_set(pipeline.sql(HISTORY_QUERY)) == incremental_history
     assert as_set(pipeline.sql(PROGRESS_QUERY)) == incremental_progress

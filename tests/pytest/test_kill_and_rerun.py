@@ -35,11 +35,12 @@ def run(env, *args, timeout=600):
     return result.stdout
 
 
-def snapshot(env) -> list[str]:
-    """All tables in one query (one process start): sorted JSON lines tagged by table."""
+def snapshot(env, extra: dict[str, str] | None = None) -> list[str]:
+    """All tables (and any `extra` queries) in one query, one process start: sorted JSON lines
+    tagged by relation."""
     sql = " union all ".join(
         f"select '{name}' as relation, to_json(struct(*)) as row from ({query})"
-        for name, query in QUERIES.items()
+        for name, query in {**QUERIES, **(extra or {})}.items()
     )
     out = run(env, "query", sql)
     return sorted(line for line in out.splitlines() if line.startswith("{"))
