@@ -3,8 +3,10 @@
     .venv/bin/python -m bench.profile bench/work/runs/main/eventlog
 
 Per dbt model (dbt's query comment names the node) and per other step: wall time of its SQL
-executions, executor run / CPU / GC time, input, shuffle written and read, spill; plus the
-stages that took the most executor time. This is the measured profile the summary cites.
+executions, executor run / CPU / GC time, input, shuffle written and read, spill, and the size
+of its largest physical plan (nodes: Spark plans, and re-plans between adaptive stages, a
+plan in time that grows with it; a CTE used n times is n copies); plus the stages that took
+the most executor time. This is the measured profile the summary cites.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ METRICS = {
     "internal.metrics.output.bytesWritten": "output_bytes",
 }
 NODE = re.compile(r'"node_id":\s*"model\.[^.]+\.([^"]+)"')
+PLAN_NODES = re.compile(r"^\S.*? \((\d+)\)$", re.M)  # the top node's number is the plan's size
 
 
 WRITE = re.compile(
@@ -52,6 +55,11 @@ def _owner(event: dict) -> str:
             table = match.group(1) or match.group(2)
             return "landing" if table.startswith("raw_") else table
     return "(metadata and small queries)"
+
+
+def _plan_nodes(plan: str) -> int:
+    match = PLAN_NODES.search(plan.split("\n", 1)[1] if "\n" in plan else plan)
+    return int(match.group(1)) if match else 0
 
 
 def _step(time_ms: int, windows: dict) -> str:
@@ -83,6 +91,7 @@ def summarize(event_dir: Path, windows: dict | None = None, top: int = 8) -> dic
                         "owner": _owner(event),
                         "start": event["time"],
                         "end": None,
+                        "plan_nodes": _plan_nodes(event.get("physicalPlanDescription") or ""),
                     }
                 elif kind.endswith("SQLExecutionEnd"):
                     if event["executionId"] in executions:
@@ -111,6 +120,8 @@ def summarize(event_dir: Path, windows: dict | None = None, top: int = 8) -> dic
         execution["owner"] = f"{_step(execution['start'], windows)}: {execution['owner']}"
         if execution["end"] is not None and execution["root"]:  # a nested execution is inside its root's time
             per_owner[execution["owner"]]["sql_wall_ms"] += execution["end"] - execution["start"]
+        bucket = per_owner[execution["owner"]]
+        bucket["plan_nodes"] = max(bucket["plan_nodes"], execution["plan_nodes"])
     for stage in stages:
         execution = executions.get(stage_execution.get(stage["stage"], -1))
         owner = execution["owner"] if execution else "(no sql)"
@@ -124,6 +135,7 @@ def summarize(event_dir: Path, windows: dict | None = None, top: int = 8) -> dic
         owner: {
             "sql_wall_s": round(v["sql_wall_ms"] / 1000, 1),
             "stages": v["stages"],
+            "plan_nodes": v["plan_nodes"],
             "executor_run_s": round(v["executor_run_ms"] / 1000, 1),
             "executor_cpu_s": round(v["executor_cpu_ns"] / 1e9, 1),
             "gc_s": round(v["gc_ms"] / 1000, 1),

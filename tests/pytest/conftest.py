@@ -43,14 +43,25 @@ INDEPENDENT_TESTS = ("test_incremental_property.py",)
 
 
 def pytest_collection_modifyitems(items):
-    """Run the longest files first (a stable sort: the order inside a file is kept), and
-    group tests for `--dist loadgroup`: a file stays on one worker (its module fixtures are
-    built once), except the files whose tests are independent."""
+    """Run the longest files first (a stable sort: the order inside a file is kept)."""
     rank = {name: index for index, name in enumerate(LONGEST_FILES)}
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
-    for item in items:
-        group = item.nodeid if item.path.name in INDEPENDENT_TESTS else item.path.name
-        item.add_marker(pytest.mark.xdist_group(group))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_xdist_make_scheduler(config, log):
+    """`--dist loadfile`, except that the tests of INDEPENDENT_TESTS are spread one by one: a
+    file stays on one worker, so its module fixtures are built once."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class FileScheduling(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::", 1)[0]
+            return nodeid if path.endswith(INDEPENDENT_TESTS) else path
+
+    return FileScheduling(config, log)
 
 
 def record_lines(path: Path) -> list[str]:
