@@ -11,7 +11,8 @@ export CDC_LOCAL_DIR ?= $(CURDIR)/.cdc_local
 export SPARK_LOCAL_IP := 127.0.0.1
 # Test workers, each with its own embedded Spark. A test file stays on one worker (its module
 # fixtures are built once); tests/pytest/conftest.py spreads the tests of files that share
-# nothing. Two fit this 2-core machine; TEST_WORKERS=0 runs everything in one process.
+# nothing, longest first (xdist would start the files with the most tests first). Two fit
+# this 2-core machine; TEST_WORKERS=0 runs everything in one process.
 TEST_WORKERS ?= 2
 
 .PHONY: install demo test lint bench fuzz clean chromium cluster-start cluster-stop
@@ -33,7 +34,7 @@ lint: install
 	$(BIN)/sqlfluff lint models tests/data_tests
 
 test: install
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 	$(MAKE) lint
 
 # Debian's Chromium for tests/pytest/test_docs_site.py (Playwright drives it; no browser
