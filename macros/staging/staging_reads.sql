@@ -22,9 +22,13 @@
     besides, nothing committed landed after the mark (the model then selects no rows without
     planning its parsing at all: a run with nothing new costs these metadata queries, not
     seconds of query planning)}. At parse time: mark and through none.
+    When the staging table's own read-through mark (recorded after its last complete run)
+    equals the landing table's committed mark, nothing is new and no query runs at all: table
+    properties answer it.
 #}
 {% macro staging_read_plan(format_id) %}
     {%- set plan = {'mark': none, 'strict': false, 'through': none, 'nothing_new': false} -%}
+    {%- set committed = none -%}
     {%- if execute and not landing_is_user_table(format_id) -%}
         {%- set committed = landing_committed_through(format_id) -%}
         {%- if committed is not none -%}
@@ -32,7 +36,13 @@
         {%- endif -%}
         {%- do cdc_note_read_through({format_id: committed} if committed is not none else {}) -%}
     {%- endif -%}
-    {%- if execute and is_incremental() -%}
+    {%- set held = cdc_read_through(this).get(format_id) if execute and is_incremental() else none -%}
+    {%- if held is not none and held == committed -%}
+        {#- The last complete run read through the committed mark, and no batch has been
+            committed since (the mark changes with every one): metadata alone says nothing
+            is new, no Spark job needed. -#}
+        {%- do plan.update({'strict': true, 'nothing_new': true}) -%}
+    {%- elif execute and is_incremental() -%}
         {%- set found = run_query(
             "select cast(max(landed_at) as string) as mark from " ~ this
         ).rows[0][0] -%}

@@ -63,8 +63,13 @@ def test_a_build_with_nothing_new_skips_every_model_and_passed_test(built):
     before = pipeline.sql("select count(*) as n, max(sort_key) as s from {s}.change_log")
     state_before = pipeline.sql("select row_key, sort_key, is_deleted from {s}.current_state order by row_key")
 
+    log = pipeline.work_dir / "logs" / "dbt.log"
+    read_plan_queries = log.read_text(encoding="utf-8").count("as string) as mark from")
     second = pipeline.build()
     skipped = {name for name, message in statuses(second).items() if message == SKIP}
+    # nothing committed since staging's last complete run: its table properties say so, and
+    # staging does not look at its data (no max(landed_at) query)
+    assert log.read_text(encoding="utf-8").count("as string) as mark from") == read_plan_queries
     for name in ("stg_canal__events", "change_log", "current_state", "row_history", "schema_changes",
                  "quarantine", "int_update_halves_paired", "unpaired_update_halves", "int_stream_batches",
                  "stream_progress"):
@@ -76,10 +81,11 @@ def test_a_build_with_nothing_new_skips_every_model_and_passed_test(built):
     assert pipeline.sql(alive)[0]["s"] > first_look
     assert pipeline.sql("select count(*) as n, max(sort_key) as s from {s}.change_log") == before
     assert pipeline.sql("select row_key, sort_key, is_deleted from {s}.current_state order by row_key") == state_before
-    # tests on tables that did not change are answered from memory; tests on sources still run
+    # tests on tables that did not change are answered from memory, and so are tests on landing
+    # tables when no batch was committed since (their version is the committed mark)
     skipped_now = skipped_tests(pipeline)
     assert any(name.startswith("unique_change_log") for name in skipped_now), skipped_now
-    assert "assert_every_landed_message_is_staged" not in skipped_now
+    assert "assert_every_landed_message_is_staged" in skipped_now, skipped_now
 
 
 def test_new_data_is_never_skipped(built):
@@ -95,6 +101,23 @@ def test_new_data_is_never_skipped(built):
     assert prices == [{"price": "9.99"}]
     # and the tests checked the new versions: none was answered from memory in this build
     assert not any(name.startswith(("unique_change_log", "not_null_current_state")) for name in skipped_tests(pipeline))
+    assert "assert_every_landed_message_is_staged" not in skipped_tests(pipeline)
+
+
+def test_a_landing_table_without_a_committed_mark_is_always_read(built):
+    pipeline, _ = built
+    pipeline.build()
+    # as if the landing table were written by something other than `cdc-pipeline land` (no
+    # committed mark): nothing that reads it is taken as unchanged
+    pipeline.sql("alter table {s}_landing.raw_canal unset tblproperties ('cdc.committed_through')")
+    pipeline.build()
+    assert "assert_every_landed_message_is_staged" not in skipped_tests(pipeline)
+    # the next landing records a mark again, and its batch is read
+    pipeline.land("canal", [canal_update(2, "1.50", 1_800_000_001_000)])
+    pipeline.build()
+    assert pipeline.sql(
+        "select row_image['price'] as price from {s}.current_state where table_id = 'store.products' and row_key = '2'"
+    ) == [{"price": "1.50"}]
 
 
 def test_a_run_that_recorded_nothing_runs_again(built):

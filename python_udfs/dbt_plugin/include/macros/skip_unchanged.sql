@@ -16,8 +16,9 @@
     A run that is not skipped records, after its statement succeeded, a new `cdc.version`
     (this invocation) and the `cdc.inputs` it read. So a model that failed or was killed
     records nothing and runs again next time (with its own incremental logic, which reads
-    from its marks and recovers); a model that reads a source (a landing table) is never
-    skipped by rule 2 (landing tables carry no version), only by rule 1; a full refresh is
+    from its marks and recovers); a landing table written by `cdc-pipeline land` is versioned
+    by its committed mark (`cdc.committed_through`), a user's own raw table (var
+    `cdc_sources`) has no version, so what reads one is never skipped by rule 2; a full refresh is
     never skipped, and a `--empty` run records no inputs (the next run does the work);
     changed code (project upgrade, other vars) changes the digest; a model
     configured `cdc_skip_when_unchanged=false` (for a model whose result depends on the time
@@ -30,8 +31,11 @@
 
 
 {#- The digest of what `node` reads now (versions of the refs, and `code`: a test's compiled SQL,
-    a model's own code and the project's code version), or none when a
-    version is unknown (a source, a model never recorded, a view). `properties` caches table
+    a model's own code and the project's code version), or none when a version is unknown (a
+    model never recorded, a source other than a landing table, anything else). A landing table
+    written by `cdc-pipeline land` or `requeue` is versioned by its committed mark
+    (`cdc.committed_through`, which changes with every committed batch); a user's own raw
+    table carries none and is never trusted to be unchanged. `properties` caches table
     properties by relation across calls. -#}
 {%- macro cdc_input_digest(node, code, properties={}) -%}
     {%- set versions = [] -%}
@@ -45,7 +49,15 @@
         {%- if unique_id not in seen -%}
             {%- do seen.append(unique_id) -%}
             {%- set parent = graph.nodes.get(unique_id) -%}
-            {%- if parent is none or parent.resource_type != 'model' -%}
+            {%- set landing = graph.sources.get(unique_id) if parent is none else none -%}
+            {%- if landing is not none -%}
+                {#- A landing table written by `cdc-pipeline land`: its committed mark. -#}
+                {%- set committed = cdc_table_properties(cdc_node_relation(landing), properties).get('cdc.committed_through') -%}
+                {%- if committed is none -%}
+                    {{ return(none) }}
+                {%- endif -%}
+                {%- do versions.append(unique_id ~ '=' ~ committed) -%}
+            {%- elif parent is none or parent.resource_type != 'model' -%}
                 {{ return(none) }}
             {%- elif parent.config.materialized in ('ephemeral', 'view') -%}
                 {#- No data of its own: what it reads, and its SQL. -#}
@@ -70,7 +82,8 @@
 
 
 {%- macro cdc_node_relation(node) -%}
-    {{ return(api.Relation.create(database=node.database, schema=node.schema, identifier=node.alias)) }}
+    {{ return(api.Relation.create(database=node.database, schema=node.schema,
+                                  identifier=node.identifier if node.resource_type == 'source' else node.alias)) }}
 {%- endmacro -%}
 
 
