@@ -243,7 +243,8 @@
     or the relation does not exist yet), which keeps the path in.
 #}
 {% macro relation_has_row(relation, condition) %}
-    {%- if not execute -%}
+    {%- if not execute or cdc_inputs_unchanged() -%}
+        {#- (a model about to be skipped as unchanged needs no probe) -#}
         {{ return(true) }}
     {%- endif -%}
     {%- if adapter.get_relation(database=relation.database, schema=relation.schema, identifier=relation.identifier) is none -%}

@@ -75,7 +75,8 @@
     `column_types` (column -> Spark type) overrides what the messages say.
 #}
 {% macro typed_columns(table_id, column_types={}) %}
-    {%- if not execute -%}
+    {#- (a view about to be skipped as unchanged keeps its columns: no query needed) -#}
+    {%- if not execute or cdc_inputs_unchanged() -%}
         {{ return([]) }}
     {%- endif -%}
     {%- set state = adapter.get_relation(database=none, schema=ref('current_state').schema,

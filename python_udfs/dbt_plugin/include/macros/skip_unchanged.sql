@@ -198,6 +198,24 @@
 {%- endmacro -%}
 
 
+{#- True while compiling a model that rule 2 will skip (nothing it reads changed since its last
+    successful run), so that metadata queries made only to shape its SQL can be left out.
+    Only under `dbt run` and `dbt build`: `compile` and `docs generate` always see the whole
+    SQL. -#}
+{%- macro cdc_inputs_unchanged() -%}
+    {%- if not execute or flags.WHICH not in ('run', 'build') or flags.EMPTY or should_full_refresh()
+          or model.language != 'sql' or not config.get('cdc_skip_when_unchanged', true) -%}
+        {{ return(false) }}
+    {%- endif -%}
+    {%- set existing = load_relation(this) -%}
+    {%- if existing is none or existing.is_view != (config.get('materialized') == 'view') -%}
+        {{ return(false) }}
+    {%- endif -%}
+    {%- set digest = cdc_input_digest(model, model.raw_code ~ '|' ~ adapter.cdc_code_version(), cdc_run_properties()) -%}
+    {{ return(digest is not none and digest == cdc_table_property(this, 'cdc.inputs')) }}
+{%- endmacro -%}
+
+
 {#- Run `materialization` (the adapter's own), unless the model has nothing new (see above). -#}
 {%- macro cdc_run_unless_unchanged(materialization, is_view=false) -%}
     {%- if flags.EMPTY -%}
