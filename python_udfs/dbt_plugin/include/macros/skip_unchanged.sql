@@ -211,8 +211,16 @@
     {%- if existing is none or existing.is_view != (config.get('materialized') == 'view') -%}
         {{ return(false) }}
     {%- endif -%}
-    {%- set digest = cdc_input_digest(model, model.raw_code ~ '|' ~ adapter.cdc_code_version(), cdc_run_properties()) -%}
+    {%- set digest = cdc_input_digest(model, cdc_model_code(), cdc_run_properties()) -%}
     {{ return(digest is not none and digest == cdc_table_property(this, 'cdc.inputs')) }}
+{%- endmacro -%}
+
+
+{#- The code a model's input digest covers: its own code and the project's code version. Not
+    its compiled SQL: that differs between a first (full) and a later (incremental) run and
+    holds marks read from the model itself. -#}
+{%- macro cdc_model_code() -%}
+    {{ return(model.raw_code ~ '|' ~ adapter.cdc_code_version()) }}
 {%- endmacro -%}
 
 
@@ -239,10 +247,7 @@
         {%- do store_result('main', response='SKIP nothing new') -%}
         {{ return({'relations': [this]}) }}
     {%- endif -%}
-    {#- The model's own code, not its compiled SQL: that differs between a first (full) and a
-        later (incremental) run and holds marks read from the model itself. -#}
-    {%- set code = model.raw_code ~ '|' ~ adapter.cdc_code_version() -%}
-    {%- set digest = cdc_input_digest(model, code, cdc_run_properties()) if model.language == 'sql' else none -%}
+    {%- set digest = cdc_input_digest(model, cdc_model_code(), cdc_run_properties()) if model.language == 'sql' else none -%}
     {%- if can_skip and digest is not none
           and digest == cdc_table_property(this, 'cdc.inputs') -%}
         {%- do store_result('main', response='SKIP nothing new') -%}
@@ -272,10 +277,12 @@
 {#-
     Data tests on a `dbt build` with nothing new: a test that already passed on exactly the
     data it checks (same versions of every model it reads, same compiled SQL) is not run again
-    (status PASS, 0 failures, no query; adapter response code `cdc_already_passed`). Passes are remembered at the end of each invocation
-    (cdc_remember_passed_tests, an on-run-end hook) as table properties `cdc.passed.<test>` of
-    the test's first model. `--vars '{cdc_full_checks: true}'` runs every test regardless;
-    `dbt test` alone, tests reading sources or views, and tests never passed always run.
+    (status PASS, 0 failures, no query; adapter response code `cdc_already_passed`). Passes
+    are remembered at the end of each invocation (cdc_remember_passed_tests, an on-run-end
+    hook) as table properties `cdc.passed.<test>` of the test's first model.
+    `--vars '{cdc_full_checks: true}'` runs every test regardless; `dbt test` alone, tests
+    reading a source without a committed mark (a user's own raw table), and tests never
+    passed always run.
 -#}
 {%- macro cdc_test_home(node) -%}
     {%- for unique_id in node.depends_on.nodes | sort -%}
