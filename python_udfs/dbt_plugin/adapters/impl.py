@@ -61,21 +61,50 @@ class SparkCdcAdapter(SparkAdapter):
         return self._cdc_properties
 
     @available
-    def cdc_already_passed_result(self):  # type: ignore[no-untyped-def]
-        """The (response, table) a data test answered from memory stores as its `main` result
-        (include/macros/skip_unchanged.sql): one row, 0 failures, built here instead of by a
-        Spark query (a `select 0` costs a job, about 0.07 s, per test on every no-op build).
-        The response's code, ``cdc_already_passed``, shows in run_results.json.
+    def cdc_already_passed_result(self, code: str = "cdc_already_passed"):  # type: ignore[no-untyped-def]
+        """The (response, table) a data test answered without its own query stores as its
+        `main` result: one row, 0 failures, built here instead of by a Spark query (a
+        `select 0` costs a job, about 0.07 s). ``code`` shows in run_results.json:
+        ``cdc_already_passed`` (passed before on these versions, skip_unchanged.sql) or
+        ``cdc_checked_together`` (counted 0 with its model's other checks, checks_together.sql).
         """
         import agate
         from dbt.adapters.contracts.connection import AdapterResponse
 
+        messages = {
+            "cdc_already_passed": "PASS (already passed on these versions)",
+            "cdc_checked_together": "PASS (checked with the model's other column checks)",
+        }
         table = agate.Table(
             [[0, False, False]],
             ["failures", "should_warn", "should_error"],
             [agate.Number(), agate.Boolean(), agate.Boolean()],
         )
-        return AdapterResponse(_message="PASS (already passed on these versions)", code="cdc_already_passed"), table
+        return AdapterResponse(_message=messages[code], code=code), table
+
+    @available
+    def cdc_checks_cache(self, invocation_id: str) -> dict:
+        """Violation counts of the column checks counted together (checks_together.sql), by
+        relation name, then test unique_id; a new invocation starts empty."""
+        if getattr(self, "_cdc_checks_invocation", None) != invocation_id:
+            self._cdc_checks_invocation = invocation_id
+            self._cdc_checks = {}
+        return self._cdc_checks
+
+    @available
+    def cdc_count_checks(self, relation: str, test_ids: list, query: str) -> None:
+        """Run ``query`` (one count per test of ``test_ids``, in order) and file the counts
+        under ``relation`` in the invocation's checks cache. A query that fails files nothing
+        for those tests (each then runs its own SQL and reports its own error)."""
+        counts: dict = {}
+        if test_ids:
+            try:
+                _, table = self.execute(query, auto_begin=False, fetch=True)
+                row = table.rows[0]
+                counts = {test_id: int(row[index]) for index, test_id in enumerate(test_ids)}
+            except Exception as error:  # noqa: BLE001 - the tests' own queries report it
+                logger.debug(f"{relation}: column checks together failed, each runs alone: {error}")
+        self._cdc_checks[relation] = counts
 
     @available
     def clear_orphaned_table_location(self, relation) -> bool:  # type: ignore[no-untyped-def]

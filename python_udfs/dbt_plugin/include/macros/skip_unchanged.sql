@@ -350,5 +350,11 @@
         {%- do store_result('main', response=answer[0], agate_table=answer[1]) -%}
         {{ return({'relations': []}) }}
     {%- endif -%}
+    {%- if cdc_checked_together(model) == 0 -%}
+        {#- counted 0 with the model's other column checks (checks_together.sql) -#}
+        {%- set answer = adapter.cdc_already_passed_result('cdc_checked_together') -%}
+        {%- do store_result('main', response=answer[0], agate_table=answer[1]) -%}
+        {{ return({'relations': []}) }}
+    {%- endif -%}
     {{ return(materialization_test_default()) }}
 {%- endmaterialization %}

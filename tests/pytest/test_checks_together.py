@@ -1,0 +1,92 @@
+"""Column checks of a model counted in one query (python_udfs/dbt_plugin/include/macros/
+checks_together.sql): a check counted 0 passes from that answer, a check with violations runs
+its own SQL and reports exactly what dbt's test reports, and the var turns it off."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from .conftest import PROJECT_DIR
+
+pytestmark = pytest.mark.dbt
+
+SAMPLE = (PROJECT_DIR / "samples" / "canal" / "store_products.jsonl").read_text(encoding="utf-8").splitlines()
+
+
+def results_of(pipeline) -> dict[str, dict]:
+    """{test name: run result} of the pipeline's last dbt invocation."""
+    results = json.loads((pipeline.work_dir / "target" / "run_results.json").read_text(encoding="utf-8"))
+    return {r["unique_id"].split(".")[2]: r for r in results["results"] if r["unique_id"].startswith("test.")}
+
+
+def code(result: dict) -> str | None:
+    return (result.get("adapter_response") or {}).get("code")
+
+
+@pytest.fixture(scope="module")
+def built(make_pipeline):
+    pipeline = make_pipeline("together", {"cdc_formats": ["canal"]})
+    pipeline.land("canal", SAMPLE)
+    pipeline.build()
+    return pipeline
+
+
+def test_passing_column_checks_are_answered_by_one_query_per_model(built):
+    results = results_of(built)
+    together = {name for name, r in results.items() if code(r) == "cdc_checked_together"}
+    for prefix in ("not_null_change_log_", "unique_change_log_", "accepted_values_change_log_",
+                   "not_null_current_state_",
+                   "unique_combination_of_columns_current_state_"):
+        assert any(name.startswith(prefix) for name in together), (prefix, sorted(together))
+    # singular and other generic tests run their own SQL
+    assert code(results["assert_every_event_is_accounted_for"]) != "cdc_checked_together"
+    assert not any(code(r) == "cdc_checked_together" for name, r in results.items()
+                   if name.startswith(("is_fixed_width", "typed_values_all_converted")))
+    assert all(r["status"] == "pass" and r["failures"] == 0 for r in results.values())
+    # one aggregate per model holds them all
+    log = (built.work_dir / "logs" / "dbt.log").read_text(encoding="utf-8")
+    combined = re.findall(r"^select count.* as c0, .* from \S+\.change_log$", log, flags=re.MULTILINE)
+    assert len(combined) == 1, combined
+
+
+def test_a_violated_check_runs_its_own_sql_and_fails_with_dbts_count(built):
+    # two rows that break the change log's checks: a null change_id and a duplicated one,
+    # an operation outside the vocabulary
+    columns = [r["col_name"] for r in built.sql("describe {s}.change_log")
+               if r["col_name"] and not r["col_name"].startswith("#")]
+    columns = list(dict.fromkeys(columns))
+    first = built.sql("select * from {s}.change_log order by change_id limit 1")[0]
+    built.sql(
+        "insert into {s}.change_log select "
+        + ", ".join(
+            "cast(null as string) as change_id" if c == "change_id"
+            else "'bogus' as operation" if c == "operation" else f"`{c}`"
+            for c in columns)
+        + " from {s}.change_log where change_id = '" + first["change_id"] + "'"
+    )
+    built.sql("insert into {s}.change_log select * from {s}.change_log where change_id = '" + first["change_id"] + "'")
+    result = built.dbt("test", "--select", "change_log", expect_success=False)
+    assert not result.success
+    results = results_of(built)
+    not_null = next(r for name, r in results.items() if name == "not_null_change_log_change_id")
+    unique = next(r for name, r in results.items() if name == "unique_change_log_change_id")
+    operation = next(r for name, r in results.items() if name.startswith("accepted_values_change_log_operation"))
+    for failed in (not_null, unique, operation):
+        assert failed["status"] == "fail" and code(failed) != "cdc_checked_together", failed
+    # dbt's own counts: null rows; duplicated values; distinct values outside the vocabulary
+    assert (not_null["failures"], unique["failures"], operation["failures"]) == (1, 1, 1)
+    # the other checks of the model still pass from the one query
+    assert any(code(r) == "cdc_checked_together" and r["status"] == "pass" for r in results.values())
+
+
+def test_the_var_runs_each_check_on_its_own(built):
+    built.extra_vars["cdc_checks_together"] = False
+    try:
+        built.dbt("test", "--select", "current_state")
+    finally:
+        del built.extra_vars["cdc_checks_together"]
+    results = results_of(built)
+    assert results and not any(code(r) == "cdc_checked_together" for r in results.values())
