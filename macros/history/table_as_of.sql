@@ -4,7 +4,9 @@
 
         select * from ({{ table_as_of('shop.orders', "timestamp'2024-01-01 00:00:00'") }})
 
-    A version is valid from its commit time (inclusive) to the next version's (exclusive).
+    A version is valid from its valid_from (inclusive; null: since the beginning of history)
+    to its valid_to (exclusive; null on the current version). A version ended at an unknown
+    time (valid_to null, not current) is never live in the past: which past is unknown.
 #}
 {% macro table_as_of(table_id, as_of) %}
     select
@@ -17,7 +19,7 @@
         history.sort_key
     from {{ ref('row_history') }} as history
     where history.table_id = {{ cdc_sql_string(table_id) }}
-        and history.valid_from <= {{ as_of }}
-        and (history.valid_to is null or history.valid_to > {{ as_of }})
+        and (history.valid_from is null or history.valid_from <= {{ as_of }})
+        and (history.valid_to > {{ as_of }} or (history.valid_to is null and history.is_current))
         and not history.is_deleted
 {% endmacro %}

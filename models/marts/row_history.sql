@@ -7,7 +7,9 @@
 }}
 
 -- SCD type 2 history built from the change log: one row per version of a source row, with
--- valid_from / valid_to (source commit time), in sort_key order wherever changes landed.
+-- valid_from / valid_to (source commit time; a version without one takes effect with the
+-- version before it, a first one from the beginning of history), in sort_key order wherever
+-- changes landed.
 -- A truncate or dropped table closes the versions it removed (ended_by = 'truncate').
 -- Incremental like current_state: the key buckets that new changes touch are rebuilt from
 -- their prior versions plus the new changes, so late events slot into place (every version
@@ -126,7 +128,12 @@ prior_versions as (
         after_is_partial,
         change_image,
         sort_key,
-        valid_from as committed_at,
+        -- the commit time as the change log had it: a stored valid_from equal to the one of
+        -- the version before was carried over from it (see `timed`), so it was unknown
+        case
+            when valid_from <=> lag(valid_from) over (partition by table_id, row_key order by sort_key) then null
+            else valid_from
+        end as committed_at,
         landed_at
     from bucket_rows
     where is_touched
@@ -161,17 +168,33 @@ distinct_versions as (
     where copy_rank = 1
 ),
 
-ordered as (
+-- When each version took effect: its commit time; a version whose commit time is unknown
+-- (full-load or backfill messages often carry none) takes the one of the version before it,
+-- and a first version without one is valid from the beginning of history (null).
+timed as (
     select
         distinct_versions.*,
+        coalesce(
+            committed_at,
+            last_value(committed_at, true) over (
+                partition by table_id, row_key order by sort_key
+                rows between unbounded preceding and 1 preceding
+            )
+        ) as valid_since
+    from distinct_versions
+),
+
+ordered as (
+    select
+        timed.*,
         lead(sort_key) over (partition by table_id, row_key order by sort_key) as next_sort_key,
-        lead(committed_at) over (partition by table_id, row_key order by sort_key) as next_committed_at,
+        lead(valid_since) over (partition by table_id, row_key order by sort_key) as next_valid_since,
         -- partial images merge over the last full image at or before this version
         collect_list(struct(sort_key, after_is_partial, change_image)) over (
             partition by table_id, row_key order by sort_key
             rows between unbounded preceding and current row
         ) as history_so_far
-    from distinct_versions
+    from timed
 ),
 {%- if any_clearings %}
 
@@ -245,10 +268,10 @@ final as (
             )
         ) as row_image,
         ordered.sort_key,
-        ordered.committed_at as valid_from,
+        ordered.valid_since as valid_from,
         case
             when closing_clearings.is_cleared then closing_clearings.cleared_at
-            else ordered.next_committed_at
+            else ordered.next_valid_since
         end as valid_to,
         case
             when closing_clearings.is_cleared then 'truncate'

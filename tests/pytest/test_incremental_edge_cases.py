@@ -289,3 +289,63 @@ def test_marks_left_behind_by_a_killed_run_read_again(make_pipeline):
     incremental = as_set(pipeline.sql(STATE)), as_set(pipeline.sql(HISTORY)), as_set(progress)
     pipeline.rebuild()
     assert (as_set(pipeline.sql(STATE)), as_set(pipeline.sql(HISTORY)), as_set(pipeline.sql(PROGRESS))) == incremental
+
+
+def test_versions_without_a_commit_time_stay_in_history_and_as_of(make_pipeline):
+    """Backfill messages often carry no commit time (DataWorks `eventTime` -1): a first version
+    without one is valid from the beginning of history, a later one takes effect with the
+    version before it, and `table_as_of` sees exactly one version of a row at any time; also
+    when the known version before an unknown one arrives late."""
+    from pyspark.sql import SparkSession
+
+    pipeline = make_pipeline("no_commit_time", {"cdc_formats": ["dataworks"]})
+    columns = [("id", "LONG"), ("v", "STRING")]
+    t1, t2, t3 = 1_700_000_100_000, 1_700_000_200_000, 1_700_000_300_000
+
+    def change(op, n, seq, event_time, before=None, after=None):
+        return dataworks_message(op, "b", columns=columns, primary_key=["id"], sequence_id=str(seq),
+                                 event_time=event_time, system_time=event_time if event_time > 0 else 1,
+                                 before=before, after=after)
+
+    # row 1: backfilled (no time), updated at t2; row 2: inserted at t1, updated (no time),
+    # updated at t3, whose t1 insert and t3 update arrive only in the second batch
+    pipeline.land("dataworks", [
+        change("INSERT", 1, 100, -1, after={"id": 1, "v": "backfill"}),
+        change("UPDATE", 2, 300, -1, before={"id": 2, "v": "a"}, after={"id": 2, "v": "b"}),
+    ])
+    pipeline.build()
+    pipeline.land("dataworks", [
+        change("UPDATE", 1, 400, t2, before={"id": 1, "v": "backfill"}, after={"id": 1, "v": "new"}),
+        change("INSERT", 2, 200, t1, after={"id": 2, "v": "a"}),
+        change("UPDATE", 2, 500, t3, before={"id": 2, "v": "b"}, after={"id": 2, "v": "c"}),
+    ])
+    pipeline.build()
+
+    def at(ms):
+        return dt.datetime.fromtimestamp(ms / 1000, dt.timezone.utc).replace(tzinfo=None)
+
+    history = {(r["row_key"], r["v"]): (r["valid_from"], r["valid_to"], r["is_current"]) for r in pipeline.sql(
+        "select row_key, row_image['v'] as v, valid_from, valid_to, is_current from {s}.row_history "
+        "where table_id = 'db.b'")}
+    assert history == {
+        ("1", "backfill"): (None, at(t2), False),
+        ("1", "new"): (at(t2), None, True),
+        ("2", "a"): (at(t1), at(t1), False),  # replaced at once by the update without a time
+        ("2", "b"): (at(t1), at(t3), False),
+        ("2", "c"): (at(t3), None, True),
+    }, history
+
+    def as_of(ms):
+        result = pipeline.dbt("compile", "--inline",
+                              f"select * from ({{{{ table_as_of('db.b', \"timestamp'{at(ms)}'\") }}}})")
+        rows = SparkSession.builder.getOrCreate().sql(result.result.results[0].node.compiled_code).collect()
+        return sorted((r["row_key"], r["row_image"]["v"]) for r in rows)
+
+    assert as_of(t1 - 1000) == [("1", "backfill")]
+    assert as_of(t1) == [("1", "backfill"), ("2", "b")]
+    assert as_of(t2) == [("1", "new"), ("2", "b")]
+    assert as_of(t3 + 1000) == [("1", "new"), ("2", "c")]
+
+    incremental = as_set(pipeline.sql(HISTORY))
+    pipeline.rebuild()
+    assert as_set(pipeline.sql(HISTORY)) == incremental
