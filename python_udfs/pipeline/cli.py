@@ -188,6 +188,19 @@ def command_summary(schema: str) -> int:
         ),
         ["table_id", "live_rows", "tombstones"],
     )
+    unkeyed = python_rows(
+        spark,
+        f"""select table_id, concat_ws(', ', sort_array(collect_set(row_key_kind))) as keyed_by,
+                   count(*) as rows_in_state
+            from {schema}.current_state where row_key_kind in ('row_id', 'row_hash')
+            group by table_id order by table_id""",
+    )
+    if unkeyed:
+        # an update of such a row may become a new row, a delete may remove nothing
+        print("\nTables without a primary key (keyed by a row id or a row hash): key them with "
+              "`cdc_primary_keys`;\n`dbt test --select assert_every_table_has_a_primary_key` "
+              "suggests the entry for each:")
+        print_table(unkeyed, ["table_id", "keyed_by", "rows_in_state"])
     print("\nLive rows (first 10):")
     print_table(
         python_rows(
