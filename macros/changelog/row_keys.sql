@@ -20,6 +20,25 @@
 {%- endmacro %}
 
 
+{#
+    The key columns of a row, in the one precedence of every format: the table's entry in
+    `cdc_primary_keys` (configuration overrides what a message says: a message may name a
+    key its rows do not carry, as in Google's Datastream test files), else the first non-empty
+    of `message_keys` (array<string> expressions, in the format's order: the key the message
+    declares), else null, and the caller falls back to a row id, then to a row hash.
+    `table_id` is the SQL expression of the table id the configuration is keyed by.
+#}
+{% macro declared_key_columns(table_id, message_keys=[]) -%}
+    coalesce(
+        case when size({{ configured_primary_keys() }}[{{ table_id }}]) > 0
+            then {{ configured_primary_keys() }}[{{ table_id }}] end
+        {%- for keys in message_keys %},
+        case when size({{ keys }}) > 0 then {{ keys }} end
+        {%- endfor %}
+    )
+{%- endmacro %}
+
+
 {# Row-id columns, in order of preference, for tables without a primary key. #}
 {% macro row_id_columns() %}
     {{ return(['#alibaba_rds_row_id#', 'rowid', 'ROWID']) }}

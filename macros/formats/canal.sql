@@ -272,10 +272,8 @@ struct<
                     then statement_operation.operation
                 else known_operation
             end as operation,
-            coalesce(
-                case when size(message.pkNames) > 0 then message.pkNames end,
-                {{ configured_primary_keys() }}[concat_ws('.', database_name, table_name)]
-            ) as declared_keys,
+            {{ declared_key_columns("concat_ws('.', database_name, table_name)", ['message.pkNames']) }}
+                as declared_keys,
             -- Per message, before rows are exploded: what every row of the message shares.
             {{ canal__message_column_types('message.mysqlType', 'message.sqlType') }} as message_types,
             concat({{ sort_key_number('message.es') }}, {{ sort_key_number('message.id') }}) as position_sort_key,

@@ -87,7 +87,7 @@ map<string, string>
                 when vendor_operation = 'U' and is_before_image then 'update_before'
                 when vendor_operation = 'U' and is_after_image then 'update_after'
             end as operation,
-            {{ configured_primary_keys() }}[table_name] as declared_keys
+            {{ declared_key_columns('table_name') }} as declared_keys
         from fields
     ),
 

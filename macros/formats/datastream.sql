@@ -328,12 +328,11 @@ struct<
     keyed as (
         select
             shaped.*,
-            -- keys: the event's primary_keys, else SQL Server's replication_index, else config
-            case
-                when size(coalesce(message_primary_keys, array())) > 0 then message_primary_keys
-                when size(coalesce(replication_index, array())) > 0 then replication_index
-                else coalesce({{ configured_primary_keys() }}[table_key], cast(array() as array<string>))
-            end as key_columns,
+            -- keys: config, else the event's primary_keys, else SQL Server's replication_index
+            coalesce(
+                {{ declared_key_columns('table_key', ['message_primary_keys', 'replication_index']) }},
+                cast(array() as array<string>)
+            ) as key_columns,
             nullif(trim(message.source_metadata.row_id), '') as row_id
         from shaped
     ),

@@ -133,13 +133,10 @@ struct<
             ) as vendor_types,
             message.payload.before.dataColumn as raw_before,
             message.payload.after.dataColumn as raw_after,
-            -- a null or empty primaryKey falls back to var('cdc_primary_keys')
-            case
-                when coalesce(size(message.schema.primaryKey), 0) > 0 then message.schema.primaryKey
-                else {{ configured_primary_keys() }}[
-                    concat_ws('.', message.schema.source.dbName, message.schema.source.schemaName, message.schema.source.tableName)
-                ]
-            end as declared_keys,
+            {{ declared_key_columns(
+                "concat_ws('.', message.schema.source.dbName, message.schema.source.schemaName, message.schema.source.tableName)",
+                ['message.schema.primaryKey']
+            ) }} as declared_keys,
             message.payload.sequenceId as sequence_id
         from parsed
     ),

@@ -601,7 +601,7 @@ struct<
                     transform_values(field_info, (column_name, info) -> {{ debezium__column_type('info') }})
                 )
             end as column_types,
-            case when is_hbase then array('ROW') else {{ configured_primary_keys() }}[table_key] end as declared_keys
+            case when is_hbase then array('ROW') else {{ declared_key_columns('table_key') }} end as declared_keys
         from imaged
     ),
 

@@ -152,10 +152,7 @@ struct<
     keyed as (
         select
             classified.*,
-            case
-                when size(coalesce(record.primaryKeys, array())) > 0 then record.primaryKeys
-                else {{ configured_primary_keys() }}[table_key]
-            end as declared_keys,
+            {{ declared_key_columns('table_key', ['record.primaryKeys']) }} as declared_keys,
             -- the key is read from the after image overlaid on the before image, so that an
             -- update whose after image lacks the key columns (EmptyObject NONE) keeps its row
             case

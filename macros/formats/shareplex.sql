@@ -126,7 +126,7 @@ struct<
                     then map_concat(coalesce(message.key, {{ empty_image }}), message.data)
             end as after,
             operation in ('update', 'update_after') as after_is_partial,
-            {{ configured_primary_keys() }}[table_name] as declared_keys
+            {{ declared_key_columns('table_name') }} as declared_keys
         from classified
     ),
 

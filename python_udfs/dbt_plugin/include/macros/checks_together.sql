@@ -16,9 +16,9 @@
     A test whose count is 0 passes from that answer (adapter response code
     `cdc_checked_together`, visible in run_results.json). A test with violations runs its own
     SQL, so its failure count and stored failures are exactly dbt's. Tests with a `where`,
-    `limit`, other thresholds or `store_failures`, tests with more than one parent, singular and
-    other generic tests always run their own SQL. `--vars '{cdc_checks_together: false}'` runs each test on
-    its own.
+    `limit`, other thresholds or `store_failures`, tests with more than one parent, singular
+    and other generic tests always run their own SQL. `--vars '{cdc_checks_together: false}'`
+    runs each test on its own.
 -#}
 
 {#- Whether `node` (a node dict: the graph's, or a materialization's `model`, which leaves out

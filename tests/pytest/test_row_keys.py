@@ -1,0 +1,104 @@
+"""Row keys: one precedence for every format, configuration first (macro
+`declared_key_columns`); tables keyed by a row hash or a physical row id are named, with the
+setting that keys them (the warn-severity test `assert_every_table_has_a_primary_key` and
+`cdc-pipeline summary`)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytestmark = pytest.mark.dbt
+
+
+def canal(table: str, rows: list[dict], kind: str, es: int, pk: list[str] | None, old=None) -> str:
+    return json.dumps({
+        "data": rows, "old": old, "database": "shop", "table": table, "es": es, "id": es, "isDdl": False,
+        "mysqlType": {"order_id": "int(11)", "note": "varchar(64)"}, "pkNames": pk, "sql": "",
+        "sqlType": {"order_id": 4, "note": 12}, "ts": es, "type": kind,
+    })
+
+
+def warned(pipeline) -> list[dict]:
+    result = pipeline.dbt("test", "--select", "assert_every_table_has_a_primary_key")
+    (test_result,) = [r for r in result.result.results if r.node.resource_type == "test"]
+    return [] if str(test_result.status) == "pass" else pipeline.sql(
+        "select * from ({})".format(test_result.node.compiled_code.replace("{", "{{").replace("}", "}}")))
+
+
+def test_an_unkeyed_table_is_named_with_the_entry_that_keys_it(make_pipeline, capsys):
+    from python_udfs.pipeline.cli import command_summary
+
+    pipeline = make_pipeline("unkeyed", {"cdc_formats": ["canal"]})
+    pipeline.land("canal", [
+        canal("orders", [{"order_id": "1", "note": "a"}, {"order_id": "2", "note": None}], "INSERT", 1_700_000_000_000, None),
+        canal("orders", [{"order_id": "1", "note": "b"}], "UPDATE", 1_700_000_001_000, None, old=[{"note": "a"}]),
+        canal("keyed", [{"order_id": "1", "note": "a"}], "INSERT", 1_700_000_000_000, ["order_id"]),
+    ])
+    result = pipeline.build()
+    statuses = {r.node.name: str(r.status) for r in result.result.results}
+    assert statuses["assert_every_table_has_a_primary_key"] == "warn"
+
+    (row,) = warned(pipeline)
+    assert row["table_id"] == "shop.orders" and row["row_key_kinds"] == ["row_hash"]
+    # a hash of the whole row: the update made a second row
+    assert row["rows_in_state"] == 3
+    # `note` is null in one change: only order_id is in every change
+    assert row["candidate_key_columns"] == ["order_id"]
+    assert json.loads(row["suggested_primary_keys"]) == {"shop.orders": ["order_id"]}
+
+    command_summary(pipeline.schema)
+    out = capsys.readouterr().out
+    assert "Tables without a primary key" in out and "shop.orders" in out and "row_hash" in out
+
+    # the suggested entry keys the table: one row per order, and no warning
+    pipeline.extra_vars["cdc_primary_keys"] = json.loads(row["suggested_primary_keys"])
+    pipeline.dbt("build", "--full-refresh")
+    assert warned(pipeline) == []
+    state = pipeline.sql("select row_key, row_image['note'] as note from {s}.current_state "
+                         "where table_id = 'shop.orders' and not is_deleted order by row_key")
+    assert state == [{"row_key": "1", "note": "b"}, {"row_key": "2", "note": None}]
+
+
+def datastream_insert(position: int, primary_keys: list[str], payload: dict) -> str:
+    """A Datastream MySQL INSERT event (the shape of Google's DataflowTemplates test files)."""
+    return json.dumps({
+        "stream_name": "projects/p/locations/l/streams/s", "read_method": "mysql-cdc-binlog",
+        "object": "library_authors", "schema_key": "k", "uuid": f"00000000-0000-0000-0000-{position:012d}",
+        "read_timestamp": "2024-01-01T00:00:10Z", "source_timestamp": f"2024-01-01T00:00:{position:02d}Z",
+        "sort_keys": [1704067200000 + position, "mysql-bin.000001", position * 100],
+        "source_metadata": {"table": "authors", "database": "library", "primary_keys": primary_keys,
+                            "log_file": "mysql-bin.000001", "log_position": position * 100,
+                            "change_type": "INSERT", "is_deleted": False},
+        "payload": payload,
+    })
+
+
+def test_configuration_overrides_the_key_a_message_names(make_pipeline):
+    pipeline = make_pipeline("keyprec", {
+        "cdc_formats": ["canal", "datastream"],
+        # Canal names `line_id`; the configuration keys the table by `sku`. Datastream names `id`,
+        # a column its payload does not have (as in Google's test files): `author_id` keys it.
+        "cdc_primary_keys": {"shop.items": ["sku"], "library.authors": ["author_id"]},
+    })
+    pipeline.land("canal", [json.dumps({
+        "data": [{"line_id": "1", "sku": "A-1"}, {"line_id": "2", "sku": "B-2"}], "old": None,
+        "database": "shop", "table": "items", "es": 1_700_000_000_000, "id": 1, "isDdl": False,
+        "mysqlType": {"line_id": "int(11)", "sku": "varchar(16)"}, "pkNames": ["line_id"], "sql": "",
+        "sqlType": {"line_id": 4, "sku": 12}, "ts": 1_700_000_000_000, "type": "INSERT",
+    })])
+    pipeline.land("datastream", [
+        datastream_insert(1, ["id"], {"author_id": 7, "name": "Ann"}),
+        datastream_insert(2, ["id"], {"author_id": 8, "name": "Bo"}),
+    ])
+    pipeline.build()
+    items = pipeline.sql("select row_key, row_key_kind, primary_key_columns from {s}.change_log "
+                         "where table_id = 'shop.items' order by row_key")
+    assert items == [{"row_key": "A-1", "row_key_kind": "primary_key", "primary_key_columns": ["sku"]},
+                     {"row_key": "B-2", "row_key_kind": "primary_key", "primary_key_columns": ["sku"]}]
+    authors = pipeline.sql("select row_key, primary_key_columns from {s}.change_log "
+                           "where table_id = 'library.authors' order by row_key")
+    assert authors == [{"row_key": "7", "primary_key_columns": ["author_id"]},
+                       {"row_key": "8", "primary_key_columns": ["author_id"]}]
+    assert pipeline.sql("select * from {s}.quarantine where source_format = 'datastream'") == []
