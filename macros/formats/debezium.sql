@@ -260,6 +260,25 @@ struct<
 {%- endmacro %}
 
 
+{#
+    The key columns the Kafka record key names, in its order: the fields of its `payload`
+    when it is a Connect envelope ({"schema", "payload"}), else of the key object itself
+    (JSON converter without schemas). Null without a key, or for a key that is no object
+    (a primitive key names no column).
+#}
+{% macro debezium__record_key_columns(message_key) -%}
+    case when {{ message_key }} is not null then
+        json_object_keys(
+            case
+                when array_sort(json_object_keys({{ message_key }})) = array('payload', 'schema')
+                    then get_json_object({{ message_key }}, '$.payload')
+                else {{ message_key }}
+            end
+        )
+    end
+{%- endmacro %}
+
+
 {# True when `path` holds a JSON value other than null. #}
 {% macro debezium__is_given(variant_value, path) -%}
     coalesce(
@@ -354,7 +373,8 @@ struct<
             landed.*,
             try_parse_json(landed.raw_value) as message_variant,
             left(ltrim(landed.raw_value), 1) = '{' as is_object,
-            trim(landed.raw_value) = 'null' as is_null_value
+            trim(landed.raw_value) = 'null' as is_null_value,
+            {{ debezium__record_key_columns('landed.message_key') }} as record_key_columns
         from {{ landed }} as landed
     ),
 
@@ -601,7 +621,8 @@ struct<
                     transform_values(field_info, (column_name, info) -> {{ debezium__column_type('info') }})
                 )
             end as column_types,
-            case when is_hbase then array('ROW') else {{ declared_key_columns('table_key') }} end as declared_keys
+            -- configuration, else the Kafka record key (docs/formats/debezium.md)
+            case when is_hbase then array('ROW') else {{ declared_key_columns('table_key', ['record_key_columns']) }} end as declared_keys
         from imaged
     ),
 

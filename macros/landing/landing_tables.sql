@@ -14,7 +14,17 @@
         ('origin_timestamp', 'timestamp', 'Kafka message timestamp; null for files.'),
         ('landed_at', 'timestamp', 'When the message landed (UTC); the same for a whole landing batch.'),
         ('landing_batch_id', 'string', 'Identifier of the landing batch.'),
+        ('message_key', 'string', 'The Kafka record key as text (JSON for Debezium), from a consumer dump with keys or a mapped Kafka sink table; null when only values were landed.'),
     ]) }}
+{% endmacro %}
+
+
+{#
+    Landing columns added after the first release: a landing table created before gets them
+    (`alter table ... add columns`), and a mapped table of your own may leave them out (null).
+#}
+{% macro landing_added_columns() %}
+    {{ return(['message_key']) }}
 {% endmacro %}
 
 
@@ -51,7 +61,33 @@
         {% for statement in statements %}
             {% do run_query(statement) %}
         {% endfor %}
+        {% do cdc_add_missing_landing_columns() %}
     {% endif %}
+{% endmacro %}
+
+
+{#
+    Adds `landing_added_columns()` to landing tables created before them. Their columns come
+    from a `limit 0` select per table (catalog metadata; Spark runs no job for it).
+#}
+{% macro cdc_add_missing_landing_columns() %}
+    {% set types = {} %}
+    {% for name, type, _ in landing_table_columns() %}
+        {% do types.update({name: type}) %}
+    {% endfor %}
+    {% for format_id in cdc_enabled_formats() %}
+        {% if not landing_is_user_table(format_id) %}
+            {% set table = landing_relation_name(format_id) %}
+            {% set present = run_query('select * from ' ~ table ~ ' limit 0').column_names | map('lower') | list %}
+            {% set missing = [] %}
+            {% for name in landing_added_columns() if name not in present %}
+                {% do missing.append(name ~ ' ' ~ types[name]) %}
+            {% endfor %}
+            {% if missing %}
+                {% do run_query('alter table ' ~ table ~ ' add columns (' ~ missing | join(', ') ~ ')') %}
+            {% endif %}
+        {% endif %}
+    {% endfor %}
 {% endmacro %}
 
 
@@ -69,10 +105,11 @@
     from (
         select
             {%- for name, type, _ in landing_table_columns() %}
-            cast({{ mapped.get(name, name) }} as {{ type }}) as {{ name }},
+            {%- set default = 'null' if landing_is_user_table(format_id) and name in landing_added_columns() else name %}
+            cast({{ mapped.get(name, default) }} as {{ type }}) as {{ name }},
             {%- endfor %}
             '{{ landing_relation_name(format_id) }}' as raw_relation
-        from {{ source('landing', cdc_format(format_id)['landing_table']) }}
+        from {{ source('landing_' ~ format_id, cdc_format(format_id)['landing_table']) }}
         {%- if read_plan is not none and (read_plan.mark is not none or read_plan.through is not none) %}
         where {{ staging_read_filter("cast(" ~ mapped.get('landed_at', 'landed_at') ~ " as timestamp)", read_plan) }}
         {%- endif %}

@@ -349,9 +349,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--project-dir", type=Path, default=None)
     commands = parser.add_subparsers(dest="command", required=True)
     land = commands.add_parser("land", help="land raw message files")
-    land.add_argument("paths", nargs="*", help="files, folders, globs or URIs (file://, hdfs://, s3a://; .gz/.bz2 too)")
+    land.add_argument(
+        "paths",
+        nargs="*",
+        help="files, folders, globs or URIs (file://, hdfs://, s3a://; .gz/.bz2 too); a Kafka consumer "
+        "dump with keys (kcat -C -J) lands each record with its key and lineage",
+    )
     land.add_argument("--format", dest="format_id")
-    land.add_argument("--stream", default=None, help="stream name (default: the format id)")
+    land.add_argument("--stream", default=None, help="stream name (default: the format id; topic/partition for Kafka records)")
     watch = commands.add_parser("watch", help="land files as they appear and build after each batch (one warm Spark)")
     watch.add_argument("paths", nargs="*", help="folders or files to watch (default landing/<format>/)")
     watch.add_argument("--format", dest="format_id", help="the format of every given path")

@@ -14,6 +14,15 @@ lands and is quarantined downstream instead of stopping the landing. Landing is 
 lines whose ``(origin, origin_offset)`` are already in the table are skipped, so landing the
 same file twice adds nothing and a file that grew lands only its new lines.
 
+A Kafka consumer dump with keys lands one message per record: a line that is a JSON object
+starting with ``"topic"`` and carrying ``partition`` and ``offset`` (``kcat -C -J`` output:
+``{"topic", "partition", "offset", "tstype", "ts", "broker", "key", "payload"}``) lands its
+``payload`` as the message (JSON text; a null payload, a tombstone, as ``null``), its ``key``
+as ``message_key``, and the record's own lineage: ``origin`` the topic, ``origin_partition``,
+``origin_offset`` the Kafka offset, ``origin_timestamp`` from ``ts`` (milliseconds) and
+``stream_name`` ``topic/partition`` (unless ``--stream`` names one). A record already landed
+(same topic, partition and offset) adds nothing, from any file.
+
 An Avro container file (e.g. Datastream's Avro variant) is decoded into one JSON message per
 record, numbered 1, 2, … in the file (python_udfs/pipeline/avro_messages.py). Binary formats
 (``dts_avro``: one schemaless Avro record per Kafka message value) land as Base64 text of the
@@ -278,9 +287,9 @@ def _is_blob(spark: SparkSession, source: SourceFile, format_id: str) -> bool:
     return _read_head(spark, source) == AVRO_MAGIC
 
 
-def _text_lines(spark: SparkSession, sources: list[SourceFile]) -> tuple[DataFrame, int]:
-    """The non-blank lines of text files, numbered per file, as landing columns (without the
-    batch columns), and how many there are.
+def _text_lines(spark: SparkSession, sources: list[SourceFile]) -> tuple[DataFrame, int, int]:
+    """The non-blank lines of text files, numbered per file, as (raw_value, origin,
+    origin_offset), how many there are, and how many look like Kafka records.
 
     Line numbers without moving the lines: Spark reads each file split in order, so a line's
     number is its position in its split plus the lines of the file's earlier splits. A first
@@ -306,11 +315,12 @@ def _text_lines(spark: SparkSession, sources: list[SourceFile]) -> tuple[DataFra
             F.min("position").alias("first_position"),
             F.count(F.lit(1)).alias("lines"),
             F.sum(F.when(blank, 0).otherwise(1)).alias("messages"),
+            F.sum(F.when(F.col("value").rlike(KAFKA_RECORD_PATTERN), 1).otherwise(0)).alias("records"),
         )
         .collect()
     )
     by_key = {source.key: source for source in sources}
-    bases, messages, seen = [], 0, {}
+    bases, messages, records, seen = [], 0, 0, {}
     for split in sorted(splits, key=lambda s: (s["file_path"], s["block_start"])):
         source = by_key.get(spark_file_key(split["file_path"]))
         if source is None:  # never guess a lineage: another name would land the file again
@@ -321,6 +331,7 @@ def _text_lines(spark: SparkSession, sources: list[SourceFile]) -> tuple[DataFra
         bases.append((split["file_path"], split["block_start"], origin, before + 1 - split["first_position"]))
         seen[split["file_path"]] = before + split["lines"]
         messages += split["messages"] or 0
+        records += split["records"] or 0
     base_schema = T.StructType([
         T.StructField("file_path", T.StringType()),
         T.StructField("block_start", T.LongType()),
@@ -338,7 +349,7 @@ def _text_lines(spark: SparkSession, sources: list[SourceFile]) -> tuple[DataFra
             (F.col("position") + F.col("base")).alias("origin_offset"),
         )
     )
-    return lines, messages
+    return lines, messages, records
 
 
 def _blob_lines(
@@ -370,6 +381,51 @@ def _blob_lines(
         return None, 0
     writer.close()
     return spark.read.parquet(str(scratch / "blobs.parquet")), count
+
+
+# A Kafka consumer dump's record line (kcat -J): a JSON object whose first field is `topic`.
+KAFKA_RECORD_PATTERN = r'^\s*\{\s*"topic"\s*:'
+KAFKA_RECORD_SCHEMA = "topic string, partition int, offset bigint, ts bigint, key string, payload string"
+
+
+def _kafka_records_unwrapped(lines: DataFrame, stream_name: str, may_hold_records: bool) -> DataFrame:
+    """Landing columns of (raw_value, origin, origin_offset) lines, with the Kafka records of
+    a consumer dump unwrapped: payload as the message, key, topic/partition/offset lineage.
+    Other lines keep their file lineage. A line needs topic, partition and offset to be a
+    record; else it is a message like any other (and its format decides whether it is valid).
+    """
+    from pyspark.sql import functions as F
+
+    if not may_hold_records:  # the common case: no line looked like a record
+        return lines.select(
+            "raw_value",
+            "origin",
+            F.lit(None).cast("int").alias("origin_partition"),
+            "origin_offset",
+            F.lit(None).cast("timestamp").alias("origin_timestamp"),
+            F.lit(None).cast("string").alias("message_key"),
+            F.lit(stream_name).alias("stream_name"),
+        )
+    record = F.when(F.col("raw_value").rlike(KAFKA_RECORD_PATTERN), F.from_json("raw_value", KAFKA_RECORD_SCHEMA))
+    unwrapped = lines.withColumn("record", record).withColumn(
+        "is_record",
+        F.coalesce(
+            F.col("record.topic").isNotNull() & F.col("record.partition").isNotNull() & F.col("record.offset").isNotNull(),
+            F.lit(False),
+        ),
+    )
+    is_record = F.col("is_record")
+    return unwrapped.select(
+        F.when(is_record, F.coalesce(F.col("record.payload"), F.lit("null"))).otherwise(F.col("raw_value")).alias("raw_value"),
+        F.when(is_record, F.col("record.topic")).otherwise(F.col("origin")).alias("origin"),
+        F.when(is_record, F.col("record.partition")).alias("origin_partition"),
+        F.when(is_record, F.col("record.offset")).otherwise(F.col("origin_offset")).alias("origin_offset"),
+        F.when(is_record, F.timestamp_millis(F.col("record.ts"))).alias("origin_timestamp"),
+        F.when(is_record, F.col("record.key")).alias("message_key"),
+        F.when(is_record, F.concat_ws("/", F.col("record.topic"), F.col("record.partition").cast("string")))
+        .otherwise(F.lit(stream_name))
+        .alias("stream_name"),
+    )
 
 
 def land_files(
@@ -413,9 +469,9 @@ def land_files(
     try:
         blobs = [s for s in sources if _is_blob(spark, s, format_id)]
         texts = [s for s in sources if s not in blobs]
-        parts = []
+        parts, records = [], 0
         if texts:
-            lines, count = _text_lines(spark, texts)
+            lines, count, records = _text_lines(spark, texts)
             parts.append(lines)
             result.messages_read += count
             if progress:
@@ -424,37 +480,52 @@ def land_files(
         if blob_lines is not None:
             parts.append(blob_lines)
             result.messages_read += count
+            records += count  # read in Python: any of them may be a Kafka record
         if not result.messages_read:
             return result
         incoming = parts[0] if len(parts) == 1 else parts[0].unionByName(parts[1])
+        incoming = _kafka_records_unwrapped(incoming, stream_name or format_id, records > 0)
+        if records:  # a record dumped twice (overlapping dumps) lands once
+            incoming = incoming.dropDuplicates(["origin", "origin_partition", "origin_offset"])
 
-        # Lines landed before are skipped; only files landed before need the anti join.
+        # Messages landed before are skipped. File lines: only files landed before need the
+        # anti join. Kafka records: any record of the table may be the same record again.
         origins = sorted({s.origin for s in sources})
         spark.createDataFrame([(o,) for o in origins], "origin string").createOrReplaceTempView(
             "cdc_landing_origins"
         )
         landed_before = spark.sql(
             f"""
-            select existing.origin, existing.origin_offset
+            select existing.origin, existing.origin_partition, existing.origin_offset
             from {table} as existing
             left semi join cdc_landing_origins as files
                 on existing.origin = files.origin
+            {"union all select origin, origin_partition, origin_offset from " + table
+             + " where origin_partition is not null" if records else ""}
             """
         )
         if landed_before.limit(1).count():
-            incoming = incoming.join(landed_before, ["origin", "origin_offset"], "left_anti")
+            before = landed_before.alias("before")
+            incoming = incoming.alias("incoming").join(
+                before,
+                (F.col("incoming.origin") == F.col("before.origin"))
+                & F.col("incoming.origin_partition").eqNullSafe(F.col("before.origin_partition"))
+                & (F.col("incoming.origin_offset") == F.col("before.origin_offset")),
+                "left_anti",
+            )
             expect_all = False
         else:
-            expect_all = True
+            expect_all = not records  # duplicates within the dumps may have been dropped
         rows = incoming.select(
             F.col("raw_value"),
-            F.lit(stream_name or format_id).alias("stream_name"),
+            F.col("stream_name"),
             F.col("origin"),
-            F.lit(None).cast("int").alias("origin_partition"),
+            F.col("origin_partition"),
             F.col("origin_offset"),
-            F.lit(None).cast("timestamp").alias("origin_timestamp"),
+            F.col("origin_timestamp"),
             F.expr(f"timestamp'{landed_at.isoformat(sep=' ')}'").alias("landed_at"),
             F.lit(result.batch_id).alias("landing_batch_id"),
+            F.col("message_key"),
         )
         columns = [field.name for field in spark.table(table).schema.fields]
         rows.select(*columns).write.insertInto(table)

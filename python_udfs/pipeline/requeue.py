@@ -86,7 +86,8 @@ def requeue_quarantined(
                 origin_offset,
                 origin_timestamp,
                 timestamp {sql_text(landed_at.isoformat(sep=' '))} as landed_at,
-                {sql_text(result.batch_id)} as landing_batch_id
+                {sql_text(result.batch_id)} as landing_batch_id,
+                message_key
             from {table} as landed
             left semi join cdc_requeue_messages as wanted
                 on sha2(concat_ws('|', {sql_text(table)}, landed.origin,

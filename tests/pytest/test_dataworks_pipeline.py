@@ -165,7 +165,7 @@ def test_quiet_stream_with_heartbeats_is_alive(make_pipeline):
 
 def test_dbt_source_freshness_on_the_landing_table(seed_history):
     pipeline, _ = seed_history
-    result = pipeline.dbt("source", "freshness", "--select", "source:landing.raw_dataworks")
+    result = pipeline.dbt("source", "freshness", "--select", "source:landing_dataworks.raw_dataworks")
     statuses = {r.node.name: str(r.status) for r in result.result.results if r.node.resource_type == "source"}
     assert statuses == {"raw_dataworks": "pass"}  # landed minutes ago: within warn_after
 

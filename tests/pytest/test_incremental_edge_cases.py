@@ -52,10 +52,10 @@ def insert_landing_rows(table, messages, origin, landed_at):
 
     spark = SparkSession.builder.getOrCreate()
     spark.createDataFrame(
-        [(m, table.rsplit(".raw_", 1)[-1], origin, None, n, None, landed_at, origin)
+        [(m, table.rsplit(".raw_", 1)[-1], origin, None, n, None, landed_at, origin, None)
          for n, m in enumerate(messages, start=1)],
         "raw_value string, stream_name string, origin string, origin_partition int, origin_offset bigint, "
-        "origin_timestamp timestamp, landed_at timestamp, landing_batch_id string",
+        "origin_timestamp timestamp, landed_at timestamp, landing_batch_id string, message_key string",
     ).write.insertInto(table)
     return spark
 
