@@ -481,7 +481,18 @@ struct<
                     'uuid', message.uuid,
                     'sort_keys', case when sort_keys_given then to_json(sort_key_texts) end,
                     'source_timestamp', {{ datastream__value_text('source_timestamp_value') }},
-                    'read_timestamp', {{ datastream__value_text('read_timestamp_value') }}
+                    'read_timestamp', {{ datastream__value_text('read_timestamp_value') }},
+                    -- the quarantine's reason_detail for type_clash: which fields
+                    'type_clash', case when quarantine_reason = 'type_clash' then concat_ws(', ',
+                        case when metadata_given and metadata_values is null then 'source_metadata (expected an object)' end,
+                        case when payload_given and payload_values is null then 'payload (expected an object)' end,
+                        case when sort_keys_given and sort_key_values is null then 'sort_keys (expected an array)' end,
+                        case when primary_keys_given and message_primary_keys is null then 'source_metadata.primary_keys (expected an array of names)' end,
+                        case when replication_index_given and replication_index is null then 'source_metadata.replication_index (expected an array of names)' end,
+                        case when is_deleted_given and is_deleted_flag is null then 'source_metadata.is_deleted (expected a boolean)' end,
+                        case when source_timestamp_given and source_timestamp is null then 'source_timestamp (expected a timestamp)' end,
+                        case when read_timestamp_given and read_timestamp is null then 'read_timestamp (expected a timestamp)' end
+                    ) end
                 )
             ),
             (k, v) -> v is not null

@@ -768,7 +768,15 @@ struct<
                     'transaction.event_count', cast(message.event_count as string),
                     'message.prefix', message.message.prefix,
                     'message.content', message.message.content,
-                    'decode_error', decode_error
+                    'decode_error', decode_error,
+                    -- the quarantine's reason_detail for type_clash: which fields
+                    'type_clash', case when quarantine_reason = 'type_clash' then concat_ws(', ',
+                        case when before_given and before_values is null then 'before (expected an object)' end,
+                        case when after_given and after_values is null then 'after (expected an object)' end,
+                        case when source_given and source_values is null then 'source (expected an object)' end,
+                        case when ts_ms_given and message.ts_ms is null then 'ts_ms (expected a whole number)' end,
+                        case when source_ts_ms_given and message.source.ts_ms is null then 'source.ts_ms (expected a whole number)' end
+                    ) end
                 )
             ),
             (k, v) -> v is not null

@@ -2,11 +2,13 @@
     config(
         materialized='incremental',
         incremental_strategy='append',
+        on_schema_change='append_new_columns',
     )
 }}
 
 -- Raw messages (or rows of them) that could not be parsed or break the contract, with a
--- reason code (docs/quarantine.md), the raw text and its lineage. Nothing is dropped silently.
+-- reason code and its specific cause (docs/quarantine.md), the raw text and its lineage.
+-- Nothing is dropped silently.
 {%- set window = read_window() %}
 with invalid_events as (
     {{ staged_events_since(['invalid'], window) }}
@@ -17,6 +19,7 @@ shaped as (
         event_id as quarantine_id,
         source_format,
         quarantine_reason as reason_code,
+        {{ quarantine_reason_detail() }} as reason_detail,
         vendor_operation,
         table_id,
         raw_value,
@@ -40,6 +43,7 @@ select
     quarantine_id,
     source_format,
     reason_code,
+    reason_detail,
     vendor_operation,
     table_id,
     raw_value,

@@ -31,6 +31,7 @@ select
     quarantined.quarantine_id,
     quarantined.source_format,
     quarantined.reason_code,
+    quarantined.reason_detail,
     quarantined.vendor_operation,
     quarantined.table_id,
     quarantined.raw_value,

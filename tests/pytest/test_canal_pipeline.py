@@ -363,6 +363,27 @@ def test_quarantine_reasons(mixed):
     assert [(c["row_key"], c["row_index"]) for c in valid_row] == [("9", 1)]
 
 
+
+# The specific cause of each broken message (quarantine.reason_detail, docs/quarantine.md).
+DETAILS = {
+    "not_json": "cut short: the text ends inside an object (71 characters)",
+    "type_clash": "fields of the wrong type: data (expected an array)",
+    "missing_operation": "the message names no operation",
+    "unknown_operation": 'operation "UPSERT" is not one format canal documents',
+    "missing_table": "INSERT without a table name (database shop)",
+    "missing_after_image": "INSERT without an after image",
+    "missing_before_image": "DELETE without a before image",
+    "missing_key": 'no value for key column id in the after image (key ["id"])',
+    "legacy_layout": "DELETE with its row in `old` and `data` null on stream canal: list the stream in "
+                     "var('cdc_canal_legacy_layout') and requeue",
+}
+
+
+def test_quarantine_says_why_each_message_was_set_aside(mixed):
+    rows = mixed.sql("select reason_code, reason_detail, raw_value from {s}.quarantine where stream_name = 'canal'")
+    details = {r["reason_code"]: r["reason_detail"] for r in rows if r["raw_value"] in BROKEN.values()}
+    assert details == DETAILS
+
 def test_redelivered_message_is_kept_once(mixed):
     counts = mixed.sql(
         "select count(*) as n, count(distinct change_id) as d from {s}.change_log where table_id = 'shop.orders' and operation = 'insert'"

@@ -319,6 +319,32 @@ def test_broken_events_are_quarantined_with_a_reason(ds):
     ])
 
 
+
+# The specific cause of each broken event (quarantine.reason_detail, docs/quarantine.md), by
+# the fixture's name for it.
+DETAILS = {
+    "not_json": "cut short: the text ends inside an object (105 characters)",
+    "not_json_array": "valid JSON, but array<object<uuid: string>>, not an object",
+    "type_clash_timestamp": "fields of the wrong type: source_timestamp (expected a timestamp)",
+    "type_clash_payload": "fields of the wrong type: payload (expected an object)",
+    "type_clash_primary_keys": "fields of the wrong type: source_metadata.primary_keys (expected an array of names)",
+    "missing_operation": "the message names no operation",
+    "unknown_operation": 'operation "UPSERT" is not one format datastream documents',
+    "unknown_operation_lower_case": 'operation "insert" is not one format datastream documents',
+    "missing_table": "INSERT without a table name (database demo)",
+    "missing_after_image": "INSERT without an after image",
+    "missing_before_image": "DELETE without a before image",
+    "missing_key": 'no value for key column id in the after image (key ["id"])',
+    "missing_position": "INSERT without a vendor position: neither `source_timestamp` nor `sort_keys`",
+}
+
+
+def test_quarantine_says_why_each_event_was_set_aside(ds):
+    broken = json.loads((FIXTURES_DIR / "datastream" / "broken_messages.json").read_text(encoding="utf-8"))
+    rows = ds.sql("select reason_detail, raw_value from {s}.quarantine where origin like '%broken_messages.jsonl'")
+    by_raw = {r["raw_value"]: r["reason_detail"] for r in rows}
+    assert {name: by_raw[raw] for name, raw in broken.items()} == DETAILS
+
 def test_every_landed_event_is_staged_once_and_ends_in_one_place(ds):
     # (the dbt tests assert_every_landed_message_is_staged and assert_every_event_is_accounted_for
     # ran inside both builds)

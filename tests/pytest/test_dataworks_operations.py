@@ -141,6 +141,30 @@ def test_quarantine_holds_exactly_the_broken_messages(mixed):
     assert sorted((r["reason_code"], r["raw_value"]) for r in rows) == sorted(BROKEN)
 
 
+
+# The specific cause of each broken message (quarantine.reason_detail, docs/quarantine.md).
+DETAILS = [
+    ("not_json", "cut short: the text ends inside an object (96 characters)"),
+    ("type_clash", "fields of the wrong type: schema.primaryKey (expected an array)"),
+    ("missing_operation", "the message names no operation"),
+    ("unknown_operation", 'operation "insert" is not one format dataworks documents'),
+    ("missing_table", "INSERT without a table name (database db)"),
+    ("missing_table", "TRUNCATE without a table name (database db)"),
+    ("missing_after_image", "INSERT without an after image"),
+    ("missing_before_image", "DELETE without a before image"),
+    ("missing_key", 'no value for key column id in the after image (key ["id"])'),
+    ("missing_position", "INSERT without a vendor position: `sequenceId` is missing or not a number"),
+    ("missing_position", "UPDATE_BEFOR without a vendor position: `sequenceId` is missing or not a number"),
+    ("missing_position", "UPDATE_AFTER without a vendor position: `sequenceId` is missing or not a number"),
+    ("missing_position", "TRUNCATE without a vendor position: `sequenceId` is missing or not a number"),
+]
+
+
+def test_quarantine_says_why_each_message_was_set_aside(mixed):
+    rows = mixed.sql("select reason_code, reason_detail, raw_value from {s}.quarantine")
+    order = {raw: n for n, (_, raw) in enumerate(BROKEN)}
+    assert [(r["reason_code"], r["reason_detail"]) for r in sorted(rows, key=lambda r: order[r["raw_value"]])] == DETAILS
+
 def test_six_field_types(mixed):
     change = mixed.sql("select * from {s}.change_log where table_id = 'db.types'")[0]
     assert change["column_types"] == {"id": "bigint", "flag": "boolean", "ratio": "double", "born": "timestamp", "blob": "binary", "name": "string"}

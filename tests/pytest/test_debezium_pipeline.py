@@ -384,6 +384,26 @@ def test_quarantine_holds_exactly_the_broken_messages(dbz):
     assert "undecodable_value" in codes
 
 
+# The specific cause of each broken message (quarantine.reason_detail, docs/quarantine.md).
+DETAILS = {
+    "not_json": "cut short: the text ends inside an object (41 characters)",
+    "type_clash": "fields of the wrong type: before (expected an object)",
+    "missing_operation": "the message names no operation",
+    "unknown_operation": 'operation "x" is not one format debezium documents',
+    "missing_table": "c without a table name (database inventory)",
+    "missing_after_image": "c without an after image",
+    "missing_before_image": "d without a before image",
+    "undecodable_value": "invalid_decimal: invalid_base64: Only base64 data is allowed (column amount)",
+    "missing_key": 'no value for key column id in the after image (key ["id"])',
+}
+
+
+def test_quarantine_says_why_each_message_was_set_aside(dbz):
+    rows = dbz.sql("select reason_code, reason_detail, origin from {s}.quarantine")
+    details = {r["reason_code"]: r["reason_detail"] for r in rows if r["origin"].endswith("broken_messages.jsonl")}
+    assert details == DETAILS
+
+
 def test_every_message_is_accounted_for(dbz):
     counts = dbz.sql(
         """select

@@ -333,6 +333,30 @@ def test_quarantine_holds_exactly_the_broken_records(dts):
     assert all(r["e"].startswith("not_dts_avro: ") for r in reasons)
 
 
+
+# The specific cause of each broken record (quarantine.reason_detail, docs/quarantine.md):
+# the decoder's own error text where a decoder failed.
+DETAILS = [
+    ("field_count_mismatch", "field_count_mismatch: afterImages has 2 values for 3 fields"),
+    ("missing_after_image", "INSERT without an after image"),
+    ("missing_before_image", "DELETE without a before image"),
+    ("missing_ddl_text", "a DDL record whose images hold no DDL text"),
+    ("missing_key", 'no value for key column id in the after image (key ["id"])'),
+    ("missing_table", "INSERT without a table name"),
+    ("not_dts_avro", "not_dts_avro: EOFError: "),
+    ("not_dts_avro", "not_dts_avro: EOFError: Expected 50 bytes, read 28"),
+    ("not_dts_avro", "not_dts_avro: ValueError: 1 bytes after the record"),
+    ("not_dts_avro", "not_dts_avro: invalid_base64: Only base64 data is allowed"),
+    ("undecodable_value", "sub-second part 2000000 is not 0..999999 microseconds (column price, afterImages)"),
+]
+
+
+def test_quarantine_says_why_each_record_was_set_aside(dts):
+    rows = dts.sql("select reason_code, reason_detail, raw_value from {s}.quarantine")
+    details = sorted((r["reason_code"], r["reason_detail"]) for r in rows
+                     if any(r["raw_value"] in ms for ms in BROKEN.values()))
+    assert details == DETAILS
+
 def test_every_record_is_accounted_for(dts):
     counts = dts.sql(
         """select

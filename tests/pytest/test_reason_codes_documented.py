@@ -38,3 +38,16 @@ def test_every_reason_code_is_documented_with_an_example():
     assert not missing, f"reason codes without a row in docs/quarantine.md: {missing}"
     without_example = sorted(code for code in codes if not documented[code])
     assert not without_example, f"documented without an example: {without_example}"
+
+
+def test_every_reason_code_says_what_its_detail_holds():
+    text = (PROJECT_DIR / "docs" / "quarantine.md").read_text()
+    section = text.split("## What `reason_detail` says", 1)[1].split("\n## ", 1)[0]
+    described = set()
+    for line in section.splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) == 3 and cells[0].startswith("`"):
+            assert cells[1] and cells[2], f"a reason_detail row without its description or example: {line}"
+            described.update(re.findall(r"`([a-z_]+)`", cells[0]))
+    missing = sorted(set(defined_codes()) - described)
+    assert not missing, f"reason codes whose reason_detail docs/quarantine.md does not describe: {missing}"

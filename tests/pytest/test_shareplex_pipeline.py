@@ -315,6 +315,23 @@ def test_quarantine_reasons(shareplex):
     assert len(rows) == len(BROKEN) + 3
 
 
+
+# The specific cause of each broken message (quarantine.reason_detail, docs/quarantine.md).
+DETAILS = {
+    "type_clash": "fields of the wrong type: data (expected an object)",
+    "missing_operation": "the message names no operation",
+    "unknown_operation": 'operation "merge" is not one format shareplex documents',
+    "missing_after_image": "ins without an after image",
+    "missing_before_image": "del without a before image",
+    "missing_key": 'no value for key column EMPNO in the after image (key ["EMPNO"])',
+}
+
+
+def test_quarantine_says_why_each_message_was_set_aside(shareplex):
+    rows = shareplex.sql("select reason_code, reason_detail, raw_value from {s}.quarantine")
+    details = {r["reason_code"]: r["reason_detail"] for r in rows if r["raw_value"] in BROKEN.values()}
+    assert details == DETAILS
+
 def test_every_message_is_accounted_for(shareplex):
     counts = shareplex.sql(
         """select
