@@ -54,12 +54,18 @@
     contract's `change_id` is computed here (macro change_id, for row changes; null for other
     events) from the relation's columns, which the select must name without qualifier: the
     staging models do it once per change, so later models read it instead of hashing images
-    again.
+    again. With `apply_configured_types` (staging models) the table's types from
+    `var('cdc_column_types')` are laid over `column_types`.
 #}
-{% macro select_event_columns(relation_alias, derive_change_id=false) %}
+{% macro select_event_columns(relation_alias, derive_change_id=false, apply_configured_types=false) %}
     {%- for name, type in event_columns() %}
     {%- if name == 'change_id' and derive_change_id %}
     case when {{ relation_alias }}.event_class = 'change' then {{ change_id() }} end as change_id{{ "," if not loop.last }}
+    {%- elif name == 'column_types' and apply_configured_types %}
+    {{ with_configured_column_types(
+        relation_alias ~ '.table_id', relation_alias ~ '.column_types',
+        relation_alias ~ '.before', relation_alias ~ '.after'
+    ) }} as column_types{{ "," if not loop.last }}
     {%- else %}
     cast({{ relation_alias }}.{{ name }} as {{ type }}) as {{ name }}{{ "," if not loop.last }}
     {%- endif %}

@@ -72,7 +72,8 @@
     The columns of a table's live rows: [{name, alias, type}], key columns first, then by
     name. The alias is the view's column name: the name itself, or `<name>__2`, `__3`, ... when
     it equals an earlier column or a bookkeeping column without regard to case.
-    `column_types` (column -> Spark type) overrides what the messages say.
+    `column_types` (column -> Spark type) overrides `var('cdc_column_types')[table_id]`, which
+    overrides what the messages say (so a type configured later applies at once here).
 #}
 {% macro typed_columns(table_id, column_types={}) %}
     {#- (a view about to be skipped as unchanged keeps its columns: no query needed) -#}
@@ -106,6 +107,7 @@
         group by column_name
         order by key_position asc nulls last, column_name
     {%- endset -%}
+    {%- set configured = var('cdc_column_types', {}).get(table_id, {}) -%}
     {%- set columns = [] -%}
     {%- set taken = ['_row_key', '_last_operation', '_committed_at', '_sort_key', '_uncastable_columns'] -%}
     {%- for row in run_query(query) -%}
@@ -119,7 +121,7 @@
         {%- do columns.append({
             'name': row[0],
             'alias': alias.name,
-            'type': column_types.get(row[0], row[1] or 'string'),
+            'type': column_types.get(row[0], configured.get(row[0], row[1] or 'string')),
         }) -%}
     {%- endfor -%}
     {{ return(columns) }}

@@ -47,7 +47,9 @@ def test_seed_example_ends_deleted(tuple_pipeline):
 
 
 def test_broken_record_is_quarantined(tuple_pipeline):
-    assert tuple_pipeline.sql("select reason_code from {s}.quarantine") == [{"reason_code": "not_json"}]
+    assert tuple_pipeline.sql("select reason_code, reason_detail from {s}.quarantine") == [
+        {"reason_code": "not_json", "reason_detail": 'not valid JSON, starting "not json at all"'},
+    ]
 
 
 def tuple_record(op, seq, before_flag, after_flag, execute_time, **columns):
@@ -73,3 +75,26 @@ def test_microsecond_times_and_boolean_image_flags(make_pipeline):
     assert rows[1]["before"]["v"] == "a" and rows[1]["after"]["v"] == "b"
     assert pipeline.sql("select * from {s}.unpaired_update_halves") == []
     assert pipeline.sql("select reason_code from {s}.quarantine") == [{"reason_code": "missing_position"}]
+
+
+def test_configured_column_types_type_the_change_log_and_typed_views(make_pipeline):
+    """Tuple records carry no types: `cdc_column_types` declares them per table."""
+    pipeline = make_pipeline("tupletypes", {
+        "cdc_primary_keys": {"shop.items": ["id"]},
+        # `weight` is in no record: it gets no type; `v` is not declared: it stays string
+        "cdc_column_types": {"shop.items": {"id": "bigint", "price": "decimal(10,2)", "weight": "double"}},
+    })
+    pipeline.land("datahub_tuple", [
+        tuple_record("I", "100", "N", "Y", "1649991726000", id=1, v="a", price="3.50"),
+        tuple_record("I", "101", "N", "Y", "1649991727000", id=2, v="b", price="oops"),
+    ])
+    pipeline.build()
+    types = pipeline.sql("select column_types from {s}.change_log")
+    assert types == [{"column_types": {"id": "bigint", "v": "string", "price": "decimal(10,2)"}}] * 2
+    shown = pipeline.dbt("show", "--inline", "select * from ({{ typed_current_state('shop.items') }}) order by id")
+    table = shown.result.results[0].agate_table
+    rows = [dict(zip(table.column_names, row)) for row in table.rows]
+    # (dbt show hands arrays over as JSON text)
+    assert [(r["id"], str(r["price"]), r["v"], json.loads(r["_uncastable_columns"])) for r in rows] == [
+        (1, "3.50", "a", []), (2, "None", "b", ["price"]),
+    ]

@@ -26,6 +26,6 @@ events as (
 )
 
 select
-    {{ select_event_columns('events', derive_change_id=true) }}
+    {{ select_event_columns('events', derive_change_id=true, apply_configured_types=true) }}
 from events
 {%- endif %}
