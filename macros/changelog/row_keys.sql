@@ -30,8 +30,7 @@
 #}
 {% macro declared_key_columns(table_id, message_keys=[]) -%}
     coalesce(
-        case when size({{ configured_primary_keys() }}[{{ table_id }}]) > 0
-            then {{ configured_primary_keys() }}[{{ table_id }}] end
+        nullif({{ configured_primary_keys() }}[{{ table_id }}], cast(array() as array<string>))
         {%- for keys in message_keys %},
         case when size({{ keys }}) > 0 then {{ keys }} end
         {%- endfor %}

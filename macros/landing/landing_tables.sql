@@ -67,25 +67,43 @@
 
 
 {#
-    Adds `landing_added_columns()` to landing tables created before them. Their columns come
-    from a `limit 0` select per table (catalog metadata; Spark runs no job for it).
+    Adds `landing_added_columns()` to landing tables created before them. One `limit 0` select
+    over all landing tables reads their columns (catalog metadata, no Spark job): when each
+    added column appears once per table nothing is missing, the common case; otherwise each
+    table is looked at on its own.
 #}
 {% macro cdc_add_missing_landing_columns() %}
+    {% set tables = [] %}
+    {% for format_id in cdc_enabled_formats() if not landing_is_user_table(format_id) %}
+        {% do tables.append(landing_relation_name(format_id)) %}
+    {% endfor %}
+    {% if not tables %}
+        {{ return(none) }}
+    {% endif %}
+    {% set empty_reads = [] %}
+    {% for table in tables %}
+        {% do empty_reads.append('(select * from ' ~ table ~ ' limit 0) as landing_' ~ loop.index) %}
+    {% endfor %}
+    {% set present = run_query('select * from ' ~ empty_reads | join(' cross join ')).column_names | map('lower') | list %}
+    {% set complete = [] %}
+    {% for name in landing_added_columns() if present | select('equalto', name) | list | length == tables | length %}
+        {% do complete.append(name) %}
+    {% endfor %}
+    {% if complete | length == landing_added_columns() | length %}
+        {{ return(none) }}
+    {% endif %}
     {% set types = {} %}
     {% for name, type, _ in landing_table_columns() %}
         {% do types.update({name: type}) %}
     {% endfor %}
-    {% for format_id in cdc_enabled_formats() %}
-        {% if not landing_is_user_table(format_id) %}
-            {% set table = landing_relation_name(format_id) %}
-            {% set present = run_query('select * from ' ~ table ~ ' limit 0').column_names | map('lower') | list %}
-            {% set missing = [] %}
-            {% for name in landing_added_columns() if name not in present %}
-                {% do missing.append(name ~ ' ' ~ types[name]) %}
-            {% endfor %}
-            {% if missing %}
-                {% do run_query('alter table ' ~ table ~ ' add columns (' ~ missing | join(', ') ~ ')') %}
-            {% endif %}
+    {% for table in tables %}
+        {% set columns = run_query('select * from ' ~ table ~ ' limit 0').column_names | map('lower') | list %}
+        {% set missing = [] %}
+        {% for name in landing_added_columns() if name not in columns %}
+            {% do missing.append(name ~ ' ' ~ types[name]) %}
+        {% endfor %}
+        {% if missing %}
+            {% do run_query('alter table ' ~ table ~ ' add columns (' ~ missing | join(', ') ~ ')') %}
         {% endif %}
     {% endfor %}
 {% endmacro %}

@@ -167,3 +167,22 @@ def test_a_kafka_sink_table_maps_its_key_column(make_pipeline):
     pipeline.dbt("build", "--full-refresh")
     state = pipeline.sql("select row_key, row_key_kind, row_image['name'] as name from {s}.current_state")
     assert state == [{"row_key": "1", "row_key_kind": "primary_key", "name": "b"}]
+
+
+def test_a_landing_table_from_before_gets_the_key_column(make_pipeline):
+    from pyspark.sql import SparkSession
+
+    pipeline = make_pipeline("oldlanding", {"cdc_formats": ["debezium", "canal"]})
+    spark = SparkSession.builder.getOrCreate()
+    spark.sql(f"create schema if not exists {pipeline.schema}_landing")
+    # the landing table as created before `message_key` existed
+    spark.sql(f"create table {pipeline.schema}_landing.raw_debezium (raw_value string, stream_name string, "
+              "origin string, origin_partition int, origin_offset bigint, origin_timestamp timestamp, "
+              "landed_at timestamp, landing_batch_id string) using parquet")
+    assert pipeline.land("debezium", [debezium("c", None, {"id": 1, "name": "a"}, 100)]) == 1
+    columns = [f.name for f in spark.table(f"{pipeline.schema}_landing.raw_debezium").schema.fields]
+    assert columns[-1] == "message_key" and columns.count("message_key") == 1
+    assert "message_key" in [f.name for f in spark.table(f"{pipeline.schema}_landing.raw_canal").schema.fields]
+    pipeline.dbt("run-operation", "create_landing_tables", "--quiet")  # nothing left to add: a no-op
+    pipeline.build()
+    assert pipeline.sql("select count(*) as n from {s}.current_state")[0]["n"] == 1
