@@ -388,11 +388,15 @@ KAFKA_RECORD_PATTERN = r'^\s*\{\s*"topic"\s*:'
 KAFKA_RECORD_SCHEMA = "topic string, partition int, offset bigint, ts bigint, key string, payload string"
 
 
-def _kafka_records_unwrapped(lines: DataFrame, stream_name: str, may_hold_records: bool) -> DataFrame:
+def _kafka_records_unwrapped(
+    lines: DataFrame, stream_name: str | None, default_stream: str, may_hold_records: bool
+) -> DataFrame:
     """Landing columns of (raw_value, origin, origin_offset) lines, with the Kafka records of
     a consumer dump unwrapped: payload as the message, key, topic/partition/offset lineage.
     Other lines keep their file lineage. A line needs topic, partition and offset to be a
     record; else it is a message like any other (and its format decides whether it is valid).
+    ``stream_name`` (--stream) names every line's stream; without it a record's stream is its
+    topic/partition and a file line's ``default_stream``.
     """
     from pyspark.sql import functions as F
 
@@ -404,7 +408,7 @@ def _kafka_records_unwrapped(lines: DataFrame, stream_name: str, may_hold_record
             "origin_offset",
             F.lit(None).cast("timestamp").alias("origin_timestamp"),
             F.lit(None).cast("string").alias("message_key"),
-            F.lit(stream_name).alias("stream_name"),
+            F.lit(stream_name or default_stream).alias("stream_name"),
         )
     record = F.when(F.col("raw_value").rlike(KAFKA_RECORD_PATTERN), F.from_json("raw_value", KAFKA_RECORD_SCHEMA))
     unwrapped = lines.withColumn("record", record).withColumn(
@@ -422,9 +426,12 @@ def _kafka_records_unwrapped(lines: DataFrame, stream_name: str, may_hold_record
         F.when(is_record, F.col("record.offset")).otherwise(F.col("origin_offset")).alias("origin_offset"),
         F.when(is_record, F.timestamp_millis(F.col("record.ts"))).alias("origin_timestamp"),
         F.when(is_record, F.col("record.key")).alias("message_key"),
-        F.when(is_record, F.concat_ws("/", F.col("record.topic"), F.col("record.partition").cast("string")))
-        .otherwise(F.lit(stream_name))
-        .alias("stream_name"),
+        (
+            F.lit(stream_name)
+            if stream_name is not None
+            else F.when(is_record, F.concat_ws("/", F.col("record.topic"), F.col("record.partition").cast("string")))
+            .otherwise(F.lit(default_stream))
+        ).alias("stream_name"),
     )
 
 
@@ -484,7 +491,7 @@ def land_files(
         if not result.messages_read:
             return result
         incoming = parts[0] if len(parts) == 1 else parts[0].unionByName(parts[1])
-        incoming = _kafka_records_unwrapped(incoming, stream_name or format_id, records > 0)
+        incoming = _kafka_records_unwrapped(incoming, stream_name, format_id, records > 0)
         if records:  # a record dumped twice (overlapping dumps) lands once
             incoming = incoming.dropDuplicates(["origin", "origin_partition", "origin_offset"])
 

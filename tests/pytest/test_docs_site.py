@@ -49,9 +49,9 @@ MAIN_MODELS = [
 ]
 # The flow the overview and the graph must show, as (parent, child) edges.
 FLOW = [
-    ("landing.raw_dataworks", "stg_dataworks__events"),
+    ("landing_dataworks.raw_dataworks", "stg_dataworks__events"),
     ("stg_dataworks__events", "int_events_unioned"),
-    ("landing.raw_datahub_tuple", "stg_datahub_tuple__events"),
+    ("landing_datahub_tuple.raw_datahub_tuple", "stg_datahub_tuple__events"),
     ("stg_datahub_tuple__events", "int_events_unioned"),
     # change_log reads each format's staging model directly (pruned by its marks)
     ("stg_dataworks__events", "change_log"),
@@ -146,8 +146,8 @@ def test_catalog_columns_are_documented(site):
         f"not in the catalog: {sorted(expected - set(catalog['nodes']))}"
     )
     enabled_sources = {
-        f"source.{PROJECT}.landing.raw_dataworks",
-        f"source.{PROJECT}.landing.raw_datahub_tuple",
+        f"source.{PROJECT}.landing_dataworks.raw_dataworks",
+        f"source.{PROJECT}.landing_datahub_tuple.raw_datahub_tuple",
     }
     assert enabled_sources <= set(catalog["sources"])
     missing = []
@@ -167,7 +167,7 @@ def test_overview_and_exposures_explain_the_flow(site):
     _, manifest, _ = site
     overview = manifest["docs"][f"doc.{PROJECT}.__overview__"]["block_contents"]
     for name in [
-        "landing.raw_<format>",
+        "landing_<format>.raw_<format>",
         "stg_<format>__events",
         "int_events_unioned",
         "change_log",

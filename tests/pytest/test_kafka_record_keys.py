@@ -16,7 +16,7 @@ import json
 
 import pytest
 
-from .conftest import CONFORMANCE_DIR, record_lines
+from .conftest import CONFORMANCE_DIR, PROJECT_DIR, record_lines
 
 pytestmark = pytest.mark.dbt
 
@@ -184,5 +184,16 @@ def test_a_landing_table_from_before_gets_the_key_column(make_pipeline):
     assert columns[-1] == "message_key" and columns.count("message_key") == 1
     assert "message_key" in [f.name for f in spark.table(f"{pipeline.schema}_landing.raw_canal").schema.fields]
     pipeline.dbt("run-operation", "create_landing_tables", "--quiet")  # nothing left to add: a no-op
+
+    # --stream names the stream of records too (else it is their topic/partition)
+    from python_udfs.pipeline.landing import land_files
+
+    dump = pipeline.work_dir / "named.jsonl"
+    dump.write_text(orders_records()[0] + "\n", encoding="utf-8")
+    land_files(spark, "debezium", [dump], project_dir=PROJECT_DIR, landing_schema=f"{pipeline.schema}_landing",
+               stream_name="orders", scratch_dir=pipeline.work_dir / "scratch", progress=False)
+    (named,) = pipeline.sql("select stream_name, origin from {s}_landing.raw_debezium where origin_partition = 0")
+    assert named == {"stream_name": "orders", "origin": "dbz.inventory.orders"}
+
     pipeline.build()
-    assert pipeline.sql("select count(*) as n from {s}.current_state")[0]["n"] == 1
+    assert pipeline.sql("select count(*) as n from {s}.current_state")[0]["n"] == 2
