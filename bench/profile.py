@@ -29,7 +29,7 @@ METRICS = {
     "internal.metrics.diskBytesSpilled": "spill_disk_bytes",
     "internal.metrics.output.bytesWritten": "output_bytes",
 }
-NODE = re.compile(r'"node_id":\s*"model\.[^.]+\.([^"]+)"')
+NODE = re.compile(r'"node_id":\s*"(model|test|operation)\.[^.]+\.([^"]+)"')
 PLAN_NODES = re.compile(r"^\S.*? \((\d+)\)$", re.M)  # the top node's number is the plan's size
 
 
@@ -43,8 +43,8 @@ def _owner(event: dict) -> str:
     """The table an execution writes (a dbt model, a landing table), else what it is."""
     plan = event.get("physicalPlanDescription", "") or ""
     match = NODE.search(event.get("description", "") or "")
-    if match:
-        return match.group(1)
+    if match:  # a model by its name; a data test or hook by its kind and name
+        return match.group(2) if match.group(1) == "model" else f"{match.group(1)} {match.group(2)[:60]}"
     head = plan.split("\n", 3)[:3]
     if any("noop-table" in line for line in head):
         return "floor / udf (noop write)"
