@@ -43,7 +43,9 @@ def _owner(event: dict) -> str:
     """The table an execution writes (a dbt model, a landing table), else what it is."""
     plan = event.get("physicalPlanDescription", "") or ""
     match = NODE.search(event.get("description", "") or "")
-    if match:  # a model by its name; a data test or hook by its kind and name
+    # a model by its name; a data test or hook by its kind and name (when Spark's description
+    # carries the node id: dbt's query comment reaches it for models, not for data tests)
+    if match:
         return match.group(2) if match.group(1) == "model" else f"{match.group(1)} {match.group(2)[:60]}"
     head = plan.split("\n", 3)[:3]
     if any("noop-table" in line for line in head):
