@@ -65,6 +65,11 @@
 
 {% macro cdc_enabled_formats() %}
     {% set enabled = var('cdc_formats') %}
+    {#- Given as text (sqlfluff's dbt templater passes vars as text): a YAML list, or one id. -#}
+    {% if enabled is string %}
+        {% set parsed = fromyaml(enabled) %}
+        {% set enabled = [parsed] if parsed is string else parsed %}
+    {% endif %}
     {% for format_id in enabled %}
         {% do cdc_format(format_id) %}
     {% endfor %}

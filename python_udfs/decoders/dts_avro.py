@@ -3,7 +3,7 @@
 DTS writes one ``Record`` per Kafka message as schemaless binary Avro (no container file, no
 schema registry header). The schema is ``dts_record.avsc`` beside this module, written from
 the documented field list. :func:`decode_dts_record` turns the bytes into a JSON document of
-canonical text values that the dbt macro ``dts_avro__events`` reads with ``from_json``:
+canonical text values that the dbt model ``stg_dts_avro__events`` reads with ``from_json``:
 
 ``id``, ``version``, ``sourceTimestamp``, ``bornTimestamp``                numbers as JSON numbers
 ``sourcePosition``, ``safeSourcePosition``, ``sourceTxid``                 text

@@ -8,11 +8,15 @@
 
 -- One row per landed DataHub Tuple record: inserts, deletes and update halves (paired by
 -- _sequence_id_ downstream), and invalid records with a reason.
+-- Flow, one CTE per step: landed -> new_messages -> parsed -> fields -> classified -> shaped ->
+--    events -> contract_rows
+-- The vendor's vocabulary and value conversions: macros/formats/datahub_tuple.sql.
 {%- set read_plan = staging_read_plan('datahub_tuple') %}
 {%- if read_plan.nothing_new %}
 -- nothing landed since the last complete batch: nothing to parse
 {{ cdc_nothing_new_sql() }}
 {%- else %}
+{%- set meta_columns = datahub_tuple__meta_columns() %}
 with landed as (
     {{ landed_messages('datahub_tuple', read_plan) }}
 ),
@@ -21,11 +25,121 @@ new_messages as (
     {{ unstaged_messages('landed', 'datahub_tuple', read_plan) }}
 ),
 
+parsed as (
+    select
+        new_messages.*,
+        from_json(new_messages.raw_value, '{{ datahub_tuple__message_schema() }}') as record,
+        try_parse_json(new_messages.raw_value) as variant_value
+    from new_messages
+),
+
+fields as (
+    select
+        parsed.*,
+        record['_operation_type_'] as vendor_operation,
+        {{ datahub_tuple__flag_is_set("record['_before_image_']") }} as is_before_image,
+        {{ datahub_tuple__flag_is_set("record['_after_image_']") }} as is_after_image,
+        coalesce(record['_excute_time_'], record['_execute_time_']) as execute_time,
+        coalesce(nullif(record['_source_table_'], ''), stream_name) as table_name,
+        map_filter(
+            record,
+            (column_name, value) -> not array_contains(
+                array({% for c in meta_columns %}'{{ c }}'{{ ", " if not loop.last }}{% endfor %}),
+                column_name
+            )
+        ) as image
+    from parsed
+),
+
+-- I -> insert; D -> delete; U -> one half of an update (paired by _sequence_id_).
+classified as (
+    select
+        fields.*,
+        case
+            when vendor_operation = 'I' then 'change'
+            when vendor_operation = 'D' then 'change'
+            when vendor_operation = 'U' and is_before_image then 'update_half'
+            when vendor_operation = 'U' and is_after_image then 'update_half'
+        end as event_class_raw,
+        case
+            when vendor_operation = 'I' then 'insert'
+            when vendor_operation = 'D' then 'delete'
+            when vendor_operation = 'U' and is_before_image then 'update_before'
+            when vendor_operation = 'U' and is_after_image then 'update_after'
+        end as operation,
+        {{ declared_key_columns('table_name') }} as declared_keys
+    from fields
+),
+
+shaped as (
+    select
+        classified.*,
+        case when operation in ('delete', 'update_before') then image end as before,
+        case when operation in ('insert', 'update_after') then image end as after,
+        {{ row_key('declared_keys', 'image') }} as computed_row_key
+    from classified
+),
+
 events as (
-    {{ datahub_tuple__events('new_messages') }}
+    select
+        shaped.*,
+        case
+            when record is null and variant_value is null then 'not_json'
+            when record is null then 'type_clash'
+            when vendor_operation is null then 'missing_operation'
+            when operation is null then 'unknown_operation'
+            when table_name is null then 'missing_table'
+            when not {{ is_sort_key_number("record['_sequence_id_']") }} then 'missing_position'
+            when computed_row_key is null then 'missing_key'
+        end as quarantine_reason
+    from shaped
+),
+
+-- Every event in the staging contract's terms (cast and completed by select_event_columns).
+contract_rows as (
+    select
+        sha2(concat(message_id, ':0'), 256) as event_id,
+        message_id,
+        0 as row_index,
+        'datahub_tuple' as source_format,
+        case when quarantine_reason is null then event_class_raw else 'invalid' end as event_class,
+        quarantine_reason,
+        vendor_operation,
+        operation,
+        cast(null as string) as source_system,
+        case when size(split(table_name, '\\.')) > 1 then element_at(split(table_name, '\\.'), -2) end as source_database,
+        cast(null as string) as source_schema,
+        element_at(split(table_name, '\\.'), -1) as source_table,
+        table_name as table_id,
+        {{ effective_key_columns('declared_keys', 'image') }} as primary_key_columns,
+        computed_row_key as row_key,
+        cast(null as string) as previous_row_key,
+        {{ row_key_kind('declared_keys', 'image') }} as row_key_kind,
+        before,
+        after,
+        false as after_is_partial,
+        transform_values(image, (column_name, value) -> 'string') as column_types,
+        {{ datahub_tuple__execute_time('execute_time') }} as committed_at,
+        cast(null as timestamp) as captured_at,
+        record['_sequence_id_'] as source_position,
+        concat(
+            {{ sort_key_number("record['_sequence_id_']") }},
+            case when operation = 'update_before' then '0' else '1' end,
+            {{ landing_order_key('0') }}
+        ) as sort_key,
+        cast(null as string) as transaction_id,
+        case when event_class_raw = 'update_half' then record['_sequence_id_'] end as pairing_key,
+        cast(null as string) as ddl_text,
+        cast(null as string) as ddl_meta,
+        map_filter(
+            map('before_image', record['_before_image_'], 'after_image', record['_after_image_']),
+            (k, v) -> v is not null
+        ) as source_metadata,
+        {{ event_lineage_columns() }}
+    from events
 )
 
 select
-    {{ select_event_columns('events', derive_change_id=true, apply_configured_types=true) }}
-from events
+    {{ select_event_columns('contract_rows', derive_change_id=true, apply_configured_types=true) }}
+from contract_rows
 {%- endif %}

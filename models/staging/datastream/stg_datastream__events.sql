@@ -8,11 +8,17 @@
 
 -- One row per landed Datastream event (JSON event, or one record of an Avro container file
 -- decoded at landing): row changes in the staging contract, invalid events with a reason.
+-- Flow, one CTE per step: landed -> new_messages -> parsed -> fields -> identified -> classified
+--    -> shaped -> keyed -> with_keys -> positioned -> events -> contract_rows
+-- The vendor's vocabulary and value conversions: macros/formats/datastream.sql.
 {%- set read_plan = staging_read_plan('datastream') %}
 {%- if read_plan.nothing_new %}
 -- nothing landed since the last complete batch: nothing to parse
 {{ cdc_nothing_new_sql() }}
 {%- else %}
+{%- set operations = datastream__operations() %}
+{%- set systems = datastream__source_systems() %}
+{%- set avro_types = datastream__avro_type_map() %}
 with landed as (
     {{ landed_messages('datastream', read_plan) }}
 ),
@@ -21,11 +27,307 @@ new_messages as (
     {{ unstaged_messages('landed', 'datastream', read_plan) }}
 ),
 
+parsed as (
+    select
+        new_messages.*,
+        try_parse_json(new_messages.raw_value) as message_variant,
+        left(ltrim(new_messages.raw_value), 1) = '{' as is_object
+    from new_messages
+),
+
+fields as (
+    select
+        parsed.*,
+        try_variant_get(message_variant, '$', '{{ datastream__message_schema() | replace("\n", " ") }}') as message,
+        try_variant_get(message_variant, '$.source_metadata', 'map<string, variant>') as metadata_values,
+        try_variant_get(message_variant, '$.payload', 'map<string, variant>') as payload_values,
+        try_variant_get(message_variant, '$.sort_keys', 'array<variant>') as sort_key_values,
+        try_variant_get(message_variant, '$._avro_payload_types', 'map<string, string>') as avro_payload_types,
+        try_variant_get(message_variant, '$.source_metadata.primary_keys', 'array<string>') as message_primary_keys,
+        try_variant_get(message_variant, '$.source_metadata.replication_index', 'array<string>') as replication_index,
+        try_variant_get(message_variant, '$.source_metadata.is_deleted', 'boolean') as is_deleted_flag,
+        try_variant_get(message_variant, '$.source_metadata.schema') as schema_value,
+        try_variant_get(message_variant, '$.source_metadata.database') as database_value,
+        try_variant_get(message_variant, '$.source_timestamp') as source_timestamp_value,
+        try_variant_get(message_variant, '$.read_timestamp') as read_timestamp_value,
+        {{ datastream__is_given('message_variant', '$.source_metadata') }} as metadata_given,
+        {{ datastream__is_given('message_variant', '$.payload') }} as payload_given,
+        {{ datastream__is_given('message_variant', '$.sort_keys') }} as sort_keys_given,
+        {{ datastream__is_given('message_variant', '$.source_metadata.primary_keys') }} as primary_keys_given,
+        {{ datastream__is_given('message_variant', '$.source_metadata.replication_index') }} as replication_index_given,
+        {{ datastream__is_given('message_variant', '$.source_metadata.is_deleted') }} as is_deleted_given,
+        {{ datastream__is_given('message_variant', '$.source_timestamp') }} as source_timestamp_given,
+        {{ datastream__is_given('message_variant', '$.read_timestamp') }} as read_timestamp_given
+    from parsed
+),
+
+identified as (
+    select
+        fields.*,
+        -- the source: `read_method` prefix, else the position fields the event carries
+        coalesce(
+            case lower(split_part(message.read_method, '-', 1))
+                {%- for prefix, system in systems.items() %}
+                when '{{ prefix }}' then '{{ system }}'
+                {%- endfor %}
+            end,
+            case
+                when map_contains_key(metadata_values, 'log_position') then 'mysql'
+                when map_contains_key(metadata_values, 'scn') or map_contains_key(metadata_values, 'rs_id') then 'oracle'
+                when map_contains_key(metadata_values, 'physical_location')
+                    or map_contains_key(metadata_values, 'replication_index') then 'sqlserver'
+                when map_contains_key(metadata_values, 'lsn') then 'postgresql'
+            end
+        ) as source_system_name,
+        coalesce(
+            lower(message.read_method) like '%backfill%' or lower(message.read_method) like '%supplementation%',
+            false
+        ) as is_backfill,
+        message.source_metadata.change_type as change_type,  -- noqa: AL09
+        nullif(
+            case
+                when schema_value is null or is_variant_null(schema_value) then null
+                when try_variant_get(schema_value, '$', 'array<string>') is not null
+                    then array_join(try_variant_get(schema_value, '$', 'array<string>'), '.')
+                else {{ datastream__value_text('schema_value') }}
+            end,
+            ''
+        ) as schema_name,
+        nullif({{ datastream__value_text('database_value') }}, '') as database_name,
+        coalesce(nullif(message.source_metadata.table, ''), nullif(message.object, '')) as table_name,
+        -- timestamps: the field, else the first element of `sort_keys`
+        coalesce(
+            {{ datastream__timestamp('source_timestamp_value') }},
+            case when not source_timestamp_given then {{ datastream__timestamp('try_element_at(sort_key_values, 1)') }} end
+        ) as source_timestamp,
+        {{ datastream__timestamp('read_timestamp_value') }} as read_timestamp,
+        transform_values(payload_values, (column_name, value) -> {{ datastream__value_text('value') }}) as payload_image,
+        transform(sort_key_values, value -> {{ datastream__value_text('value') }}) as sort_key_texts
+    from fields
+),
+
+classified as (
+    select
+        identified.*,
+        case
+            when is_backfill then 'read'
+            {%- for change_type, (operation, _) in operations.items() %}
+            when change_type = '{{ change_type }}' then '{{ operation }}'
+            {%- endfor %}
+        end as operation,
+        -- Datastream has no before image: the payload is the new row, or the deleted row
+        change_type in ({% for change_type, (_, image) in operations.items() if image == 'before' %}'{{ change_type }}'{{ ", " if not loop.last }}{% endfor %})
+            and not is_backfill as payload_is_before,
+        -- position fields: source_metadata, else the matching element of `sort_keys`
+        -- ([timestamp, log_file, log_position] / [timestamp, scn, rs_id, ssn] / [timestamp, lsn])
+        coalesce(message.source_metadata.log_file, case when source_system_name = 'mysql' then try_element_at(sort_key_texts, 2) end) as log_file,
+        coalesce(message.source_metadata.log_position, case when source_system_name = 'mysql' then try_element_at(sort_key_texts, 3) end) as log_position,
+        coalesce(message.source_metadata.scn, case when source_system_name = 'oracle' then try_element_at(sort_key_texts, 2) end) as scn,
+        coalesce(message.source_metadata.rs_id, case when source_system_name = 'oracle' then try_element_at(sort_key_texts, 3) end) as rs_id,
+        coalesce(message.source_metadata.ssn, case when source_system_name = 'oracle' then try_element_at(sort_key_texts, 4) end) as ssn,
+        coalesce(
+            message.source_metadata.lsn,
+            case when source_system_name in ('postgresql', 'sqlserver') then try_element_at(sort_key_texts, 2) end
+        ) as lsn
+    from identified
+),
+
+shaped as (
+    select
+        classified.*,
+        nullif(concat_ws('.', database_name, schema_name, table_name), '') as table_key,
+        case when payload_is_before then payload_image end as before,
+        case when not payload_is_before then payload_image end as after,
+        payload_image as key_image
+    from classified
+),
+
+keyed as (
+    select
+        shaped.*,
+        -- keys: config, else the event's primary_keys, else SQL Server's replication_index
+        coalesce(
+            {{ declared_key_columns('table_key', ['message_primary_keys', 'replication_index']) }},
+            cast(array() as array<string>)
+        ) as key_columns,
+        nullif(trim(message.source_metadata.row_id), '') as row_id
+    from shaped
+),
+
+with_keys as (
+    select
+        keyed.*,
+        case
+            when key_image is null then null
+            when size(key_columns) > 0 then {{ key_text('key_columns', 'key_image') }}
+            when row_id is not null then row_id
+            else sha2({{ canonical_map_json('key_image') }}, 256)
+        end as computed_row_key,
+        case
+            when size(key_columns) > 0 then 'primary_key'
+            when row_id is not null then 'row_id'
+            else 'row_hash'
+        end as computed_row_key_kind
+    from keyed
+),
+
+-- Position parts compared as numbers (docs/formats/datastream.md, "Ordering").
+positioned as (
+    select
+        with_keys.*,
+        case
+            when source_system_name = 'mysql' then nullif(regexp_extract(log_file, '([0-9]+)$', 1), '')
+            when source_system_name = 'oracle' then scn
+            else {{ datastream__lsn_number('lsn', "source_system_name = 'sqlserver'") }}
+        end as position_1,
+        case
+            when source_system_name = 'mysql' then log_position
+            when source_system_name = 'oracle' then {{ datastream__rs_id_number('rs_id') }}
+        end as position_2,
+        case when source_system_name = 'oracle' then ssn end as position_3,
+        nullif(
+            case
+                when source_system_name = 'mysql'
+                    then concat_ws(':', nullif(log_file, ''), case when nullif(log_file, '') is not null then log_position end)
+                when source_system_name = 'oracle' then concat_ws(':', scn, trim(rs_id), ssn)
+                else lsn
+            end,
+            ''
+        ) as vendor_position
+    from with_keys
+),
+
 events as (
-    {{ datastream__events('new_messages') }}
+    select
+        positioned.*,
+        case
+            when message_variant is null or not is_object then 'not_json'
+            when (metadata_given and metadata_values is null)
+                or (payload_given and payload_values is null)
+                or (sort_keys_given and sort_key_values is null)
+                or (primary_keys_given and message_primary_keys is null)
+                or (replication_index_given and replication_index is null)
+                or (is_deleted_given and is_deleted_flag is null)
+                or (source_timestamp_given and source_timestamp is null)
+                or (read_timestamp_given and read_timestamp is null)
+                or message is null
+                then 'type_clash'
+            when operation is null and change_type is null then 'missing_operation'
+            when operation is null then 'unknown_operation'
+            when table_name is null then 'missing_table'
+            when payload_values is null and payload_is_before then 'missing_before_image'
+            when payload_values is null then 'missing_after_image'
+            when computed_row_key is null then 'missing_key'
+            when source_timestamp is null then 'missing_position'
+        end as quarantine_reason
+    from positioned
+),
+
+-- Every event in the staging contract's terms (cast and completed by select_event_columns).
+contract_rows as (
+    select
+        sha2(concat(message_id, ':0'), 256) as event_id,
+        message_id,
+        0 as row_index,
+        'datastream' as source_format,
+        case when quarantine_reason is null then 'change' else 'invalid' end as event_class,
+        quarantine_reason,
+        coalesce(change_type, message.read_method) as vendor_operation,
+        operation,
+        source_system_name as source_system,
+        database_name as source_database,
+        schema_name as source_schema,
+        table_name as source_table,
+        table_key as table_id,
+        case when computed_row_key_kind = 'primary_key' then key_columns else cast(array() as array<string>) end as primary_key_columns,
+        computed_row_key as row_key,
+        cast(null as string) as previous_row_key,
+        computed_row_key_kind as row_key_kind,
+        before,
+        after,
+        false as after_is_partial,
+        map_from_entries(
+            transform(
+                map_keys(coalesce(payload_image, cast(map() as map<string, string>))),
+                column_name -> struct(
+                    column_name,
+                    case lower(coalesce(avro_payload_types[column_name], 'string'))
+                        {%- for avro_type, canonical in avro_types.items() %}
+                        when '{{ avro_type }}' then '{{ canonical }}'
+                        {%- endfor %}
+                        else case
+                            when lower(avro_payload_types[column_name]) rlike '^decimal\\([0-9]+,[0-9]+\\)$'
+                                and cast(regexp_extract(avro_payload_types[column_name], '\\(([0-9]+)', 1) as int) <= 38
+                                then lower(avro_payload_types[column_name])
+                            else 'string'
+                        end
+                    end
+                )
+            )
+        ) as column_types,
+        source_timestamp as committed_at,
+        read_timestamp as captured_at,
+        -- the event's position as Datastream orders it (its sort_keys): source timestamp in
+        -- epoch ms, then the source's log position; the same for every delivery of one uuid
+        concat_ws('/', {{ datastream__epoch_millis_text('source_timestamp') }}, vendor_position) as source_position,
+        concat(
+            {{ sort_key_number('unix_micros(source_timestamp)') }},
+            {{ sort_key_number('position_1') }},
+            {{ sort_key_number('position_2') }},
+            {{ sort_key_number('position_3') }},
+            -- the old-row half of an update before its new-row half at the same position
+            case when change_type = 'UPDATE-DELETE' and not is_backfill then '0' else '1' end,
+            -- a content-based tie-break (arrival order never decides between two events), then
+            -- landing order (which decides only between deliveries of one uuid)
+            substr(sha2(coalesce(message.uuid, ''), 256), 1, 16),
+            {{ landing_order_key('0') }}
+        ) as sort_key,
+        nullif(message.source_metadata.tx_id, '') as transaction_id,
+        cast(null as string) as pairing_key,
+        cast(null as string) as ddl_text,
+        cast(null as string) as ddl_meta,
+        map_filter(
+            map_concat(
+                coalesce(
+                    transform_values(metadata_values, (field_name, value) -> {{ datastream__value_text('value') }}),
+                    cast(map() as map<string, string>)
+                ),
+                map(
+                    'stream_name', message.stream_name,
+                    'read_method', message.read_method,
+                    'object', message.object,
+                    'schema_key', message.schema_key,
+                    'uuid', message.uuid,
+                    'sort_keys', case when sort_keys_given then to_json(sort_key_texts) end,
+                    'source_timestamp', {{ datastream__value_text('source_timestamp_value') }},
+                    'read_timestamp', {{ datastream__value_text('read_timestamp_value') }},
+                    -- the quarantine's reason_detail for type_clash: which fields
+                    'type_clash', case when quarantine_reason = 'type_clash' then concat_ws(', ',
+                        case when metadata_given and metadata_values is null then 'source_metadata (expected an object)' end,
+                        case when payload_given and payload_values is null then 'payload (expected an object)' end,
+                        case when sort_keys_given and sort_key_values is null then 'sort_keys (expected an array)' end,
+                        case when primary_keys_given and message_primary_keys is null then 'source_metadata.primary_keys (expected an array of names)' end,
+                        case when replication_index_given and replication_index is null then 'source_metadata.replication_index (expected an array of names)' end,
+                        case when is_deleted_given and is_deleted_flag is null then 'source_metadata.is_deleted (expected a boolean)' end,
+                        case when source_timestamp_given and source_timestamp is null then 'source_timestamp (expected a timestamp)' end,
+                        case when read_timestamp_given and read_timestamp is null then 'read_timestamp (expected a timestamp)' end
+                    ) end
+                )
+            ),
+            (k, v) -> v is not null
+        ) as source_metadata,
+        case when quarantine_reason is not null then raw_value end as raw_value,
+        raw_relation,
+        stream_name,
+        origin,
+        origin_partition,
+        origin_offset,
+        landed_at,
+        landing_batch_id
+    from events
 )
 
 select
-    {{ select_event_columns('events', derive_change_id=true, apply_configured_types=true) }}
-from events
+    {{ select_event_columns('contract_rows', derive_change_id=true, apply_configured_types=true) }}
+from contract_rows
 {%- endif %}

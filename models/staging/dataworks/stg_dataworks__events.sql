@@ -8,11 +8,16 @@
 
 -- One row per event of each landed DataWorks message: row changes, update halves,
 -- DDL, truncates, transaction markers, heartbeats, and invalid messages with a reason.
+-- Flow, one CTE per step: landed -> new_messages -> parsed -> fields -> classified -> shaped ->
+--    keyed -> with_keys -> events -> contract_rows
+-- The vendor's vocabulary and value conversions: macros/formats/dataworks.sql.
 {%- set read_plan = staging_read_plan('dataworks') %}
 {%- if read_plan.nothing_new %}
 -- nothing landed since the last complete batch: nothing to parse
 {{ cdc_nothing_new_sql() }}
 {%- else %}
+{%- set operations = dataworks__operations() %}
+{%- set types = dataworks__type_map() %}
 with landed as (
     {{ landed_messages('dataworks', read_plan) }}
 ),
@@ -21,11 +26,193 @@ new_messages as (
     {{ unstaged_messages('landed', 'dataworks', read_plan) }}
 ),
 
+parsed as (
+    select
+        new_messages.*,
+        from_json(new_messages.raw_value, '{{ dataworks__message_schema() | replace("\n", " ") }}') as message
+    from new_messages
+),
+
+fields as (
+    select
+        parsed.*,
+        message.payload.op as vendor_operation,
+        -- a column entry without a name cannot be a map key (it would fail the run)
+        map_from_entries(
+            filter(
+                transform(message.schema.dataColumn, c -> struct(c.name as name, upper(trim(c.type)) as type)),
+                c -> c.name is not null
+            )
+        ) as vendor_types,
+        message.payload.before.dataColumn as raw_before,
+        message.payload.after.dataColumn as raw_after,
+        {{ declared_key_columns(
+            "concat_ws('.', message.schema.source.dbName, message.schema.source.schemaName, message.schema.source.tableName)",
+            ['message.schema.primaryKey']
+        ) }} as declared_keys,
+        message.payload.sequenceId as sequence_id
+    from parsed
+),
+
+classified as (
+    select
+        fields.*,
+        case vendor_operation
+            {%- for op, (event_class, _) in operations.items() %}
+            when '{{ op }}' then '{{ event_class }}'
+            {%- endfor %}
+        end as known_class,
+        case vendor_operation
+            {%- for op, (_, operation) in operations.items() %}
+            when '{{ op }}' then '{{ operation }}'
+            {%- endfor %}
+        end as known_operation
+    from fields
+),
+
+-- An UPDATE_AFTER (or UPDATE) without a before image is the after half of a two-message
+-- update; an UPDATE with only a before image is its before half. With both images it is
+-- one update.
+shaped as (
+    select
+        classified.*,
+        case
+            when vendor_operation in ('UPDATE_AFTER', 'UPDATE') and raw_before is null then 'update_half'
+            when vendor_operation = 'UPDATE' and raw_after is null then 'update_half'
+            else known_class
+        end as event_class_raw,
+        case
+            when vendor_operation in ('UPDATE_AFTER', 'UPDATE') and raw_before is null then 'update_after'
+            when vendor_operation = 'UPDATE' and raw_after is null then 'update_before'
+            else known_operation
+        end as operation,
+        {{ dataworks__canonical_image('raw_before', 'vendor_types') }} as before,
+        {{ dataworks__canonical_image('raw_after', 'vendor_types') }} as after
+    from classified
+),
+
+keyed as (
+    select
+        shaped.*,
+        case when operation in ('delete', 'update_before') then before else after end as key_image
+    from shaped
+),
+
+with_keys as (
+    select
+        keyed.*,
+        {{ row_key('declared_keys', 'key_image') }} as computed_row_key
+    from keyed
+),
+
 events as (
-    {{ dataworks__events('new_messages') }}
+    select
+        with_keys.*,
+        case
+            when message._corrupt_record is not null and try_parse_json(raw_value) is null
+                then 'not_json'
+            when message._corrupt_record is not null then 'type_clash'
+            when vendor_operation is null then 'missing_operation'
+            when known_class is null then 'unknown_operation'
+            -- a DDL may name only the database (CREATE DATABASE, a QUERY): schema_changes
+            -- (an empty name with no database or schema leaves no table_id either)
+            when known_class in ('change', 'update_half', 'truncate')
+                and (message.schema.source.tableName is null
+                    or nullif(concat_ws('.', message.schema.source.dbName, message.schema.source.schemaName,
+                        message.schema.source.tableName), '') is null)
+                then 'missing_table'
+            -- without a sequenceId a change cannot be ordered, a half cannot be paired and
+            -- a truncate would clear nothing
+            when known_class in ('change', 'update_half', 'truncate')
+                and not {{ is_sort_key_number('sequence_id') }} then 'missing_position'
+            when operation in ('insert', 'update', 'update_after') and raw_after is null
+                then 'missing_after_image'
+            when operation in ('delete', 'update_before') and raw_before is null
+                then 'missing_before_image'
+            when known_class in ('change', 'update_half') and computed_row_key is null
+                then 'missing_key'
+        end as quarantine_reason
+    from with_keys
+),
+
+-- Every event in the staging contract's terms (cast and completed by select_event_columns).
+contract_rows as (
+    select
+        sha2(concat(message_id, ':0'), 256) as event_id,
+        message_id,
+        0 as row_index,
+        'dataworks' as source_format,
+        case when quarantine_reason is null then event_class_raw else 'invalid' end as event_class,
+        quarantine_reason,
+        vendor_operation,
+        operation,
+        lower(message.schema.source.dbType) as source_system,
+        message.schema.source.dbName as source_database,
+        message.schema.source.schemaName as source_schema,
+        message.schema.source.tableName as source_table,
+        nullif(concat_ws('.', message.schema.source.dbName, message.schema.source.schemaName, message.schema.source.tableName), '') as table_id,
+        {{ effective_key_columns('declared_keys', 'key_image') }} as primary_key_columns,
+        computed_row_key as row_key,
+        case
+            when operation = 'update' and {{ row_key('declared_keys', 'before') }} <> computed_row_key
+                then {{ row_key('declared_keys', 'before') }}
+        end as previous_row_key,
+        {{ row_key_kind('declared_keys', 'key_image') }} as row_key_kind,
+        before,
+        after,
+        false as after_is_partial,
+        -- every declared column, and every image column (`string` when schema.dataColumn
+        -- does not type it)
+        case
+            when vendor_types is not null or raw_before is not null or raw_after is not null then
+                map_from_arrays(
+                    array_distinct(concat(
+                        coalesce(map_keys(vendor_types), array()),
+                        coalesce(map_keys(raw_before), array()),
+                        coalesce(map_keys(raw_after), array())
+                    )),
+                    transform(
+                        array_distinct(concat(
+                            coalesce(map_keys(vendor_types), array()),
+                            coalesce(map_keys(raw_before), array()),
+                            coalesce(map_keys(raw_after), array())
+                        )),
+                        column_name -> case vendor_types[column_name]
+                            {%- for vendor_type, canonical in types.items() %}
+                            when '{{ vendor_type }}' then '{{ canonical }}'
+                            {%- endfor %}
+                            else 'string'
+                        end
+                    )
+                )
+        end as column_types,
+        {{ dataworks__event_time('message.payload.timestamp.eventTime') }} as committed_at,
+        {{ dataworks__event_time('message.payload.timestamp.systemTime') }} as captured_at,
+        message.payload.sequenceId as source_position,
+        concat(
+            {{ sort_key_number('message.payload.sequenceId') }},
+            case when operation = 'update_before' then '0' else '1' end,
+            {{ sort_key_number('message.payload.timestamp.eventTime') }},
+            {{ landing_order_key('0') }}
+        ) as sort_key,
+        cast(null as string) as transaction_id,
+        case when event_class_raw = 'update_half' then message.payload.sequenceId end as pairing_key,
+        message.payload.ddl.text as ddl_text,
+        message.payload.ddl.ddlMeta as ddl_meta,
+        map_filter(
+            map(
+                'scn', message.payload.scn,
+                'checkpoint_time', message.payload.timestamp.checkpointTime,
+                'db_version', message.schema.source.dbVersion,
+                'format_version', message.version
+            ),
+            (k, v) -> v is not null
+        ) as source_metadata,
+        {{ event_lineage_columns() }}
+    from events
 )
 
 select
-    {{ select_event_columns('events', derive_change_id=true, apply_configured_types=true) }}
-from events
+    {{ select_event_columns('contract_rows', derive_change_id=true, apply_configured_types=true) }}
+from contract_rows
 {%- endif %}
