@@ -12,19 +12,7 @@ with quarantined as (
 ),
 
 requeued as (
-    {%- for format_id in cdc_enabled_formats() %}
-    select
-        raw_relation,
-        regexp_replace(origin, '^requeue/[^/]+/', '') as first_origin,
-        origin_partition,
-        origin_offset,
-        landed_at
-    from ({{ landed_messages(format_id) }}) as landed
-    where origin like 'requeue/%'
-    {%- if not loop.last %}
-    union all
-    {%- endif %}
-    {%- endfor %}
+    select * from {{ ref('stg_landing__requeued_messages') }}
 )
 
 select
