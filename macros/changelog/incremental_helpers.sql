@@ -193,10 +193,9 @@
 
 
 {#
-    The CTE body `prior_marks` (source_format, high_water_mark) of current_state and
-    row_history: per format, where this run's read starts (the `after` of its read_window
-    entries), as literal rows. Those are the marks the model has read through already, so
-    they need no scan of the model. Incremental runs only.
+    The marks (source_format, high_water_mark) current_state and row_history have read through
+    already: per format, where this run's read starts (the `after` of its read_window
+    entries), as literal rows, so they need no scan of the model. No rows on a full build.
 #}
 {% macro state_prior_marks(window) -%}
     {%- set rows = [] -%}
@@ -210,6 +209,57 @@
     select cast(null as string) as source_format, cast(null as timestamp) as high_water_mark
     where false
     {%- endif %}
+{%- endmacro %}
+
+
+{#
+    What current_state and row_history read of `schema_changes` (the relation): the truncates
+    and dropped tables landed in this run's read window, as (source_format, table_id,
+    sort_key, landed_at).
+#}
+{% macro state_clearings_since(schema_changes, window) -%}
+    select
+        clearings.source_format,
+        clearings.table_id,
+        clearings.sort_key,
+        clearings.landed_at
+    from {{ schema_changes }} as clearings
+    where clearings.clears_table and clearings.table_id is not null
+        and {{ landed_since_mark('clearings', window) }}
+{%- endmacro %}
+
+
+{#
+    One row: what current_state or row_history has read through once this run succeeds,
+    overall (`refreshed_through`) and per source format (`refreshed_through_by_format`), from
+    the `landed_at` of the CTEs named in `inputs` (each with source_format and landed_at) and
+    the marks of state_prior_marks (a format this run read nothing of keeps its mark).
+#}
+{% macro state_refresh_mark(window, inputs) -%}
+    select
+        max(refresh_marks.refreshed_through) as refreshed_through,
+        map_from_entries(array_sort(collect_list(
+            struct(refresh_marks.source_format, refresh_marks.refreshed_through)
+        ))) as refreshed_through_by_format
+    from (
+        select
+            read_inputs.source_format,
+            max(read_inputs.landed_at) as refreshed_through
+        from (
+            {%- for input in inputs %}
+            select
+                {{ input }}.source_format,
+                {{ input }}.landed_at
+            from {{ input }}
+            union all
+            {%- endfor %}
+            select
+                prior_marks.source_format,
+                prior_marks.high_water_mark as landed_at
+            from ({{ state_prior_marks(window) }}) as prior_marks
+        ) as read_inputs
+        group by read_inputs.source_format
+    ) as refresh_marks
 {%- endmacro %}
 
 

@@ -17,61 +17,20 @@
 {%- set window = read_window('state') %}
 {#- versions end by a truncate only where schema_changes holds one -#}
 {%- set any_clearings = relation_has_row(ref('schema_changes'), 'clears_table and table_id is not null') %}
-{% if is_incremental() %}
-with prior_marks as (
-    {{ state_prior_marks(window) }}
-),
-
-new_changes as (
-{% else %}
 with new_changes as (
-{% endif %}
     select changes.*
     from {{ ref('change_log') }} as changes
     where {{ landed_since_mark('changes', window) }}
 ),
 
+-- Truncates and dropped tables landed since the last run.
 new_clearings as (
-    select
-        clearings.source_format,
-        clearings.table_id,
-        clearings.landed_at
-    from {{ ref('schema_changes') }} as clearings
-    where clearings.clears_table and clearings.table_id is not null
-        and {{ landed_since_mark('clearings', window) }}
+    {{ state_clearings_since(ref('schema_changes'), window) }}
 ),
 
--- What this run has read, per format (carried over for formats it read nothing of).
-refresh_marks as (
-    select
-        source_format,
-        max(landed_at) as refreshed_through
-    from (
-        select
-            source_format,
-            landed_at
-        from new_changes
-        union all
-        select
-            source_format,
-            landed_at
-        from new_clearings
-        {% if is_incremental() %}
-        union all
-        select
-            source_format,
-            high_water_mark as landed_at
-        from prior_marks
-        {% endif %}
-    ) as inputs
-    group by source_format
-),
-
+-- What this run has read through, per format (a format it read nothing of keeps its mark).
 refresh_mark as (
-    select
-        max(refreshed_through) as refreshed_through,
-        map_from_entries(array_sort(collect_list(struct(source_format, refreshed_through)))) as refreshed_through_by_format
-    from refresh_marks
+    {{ state_refresh_mark(window, ['new_changes', 'new_clearings']) }}
 ),
 
 -- Versions contributed by the new changes (a key change also ends the old key's row).
