@@ -22,6 +22,16 @@ CONFORMANCE_DIR = SHARED_DIR / "conformance"
 FIXTURES_DIR = PROJECT_DIR / "tests" / "fixtures"
 
 
+# Interpreted expressions, no generated code, in every Spark the tests start (in process and
+# in the subprocesses that inherit this environment): on a test's few rows Spark spends more
+# time compiling each statement's code than running it (test_canal_pipeline.py: 68 s against
+# 80-85 s). The benchmark and every other run keep Spark's default; the cluster test's
+# cluster run keeps it too, and is compared with an embedded run. CDC_TEST_CODEGEN=1 runs the
+# tests with generated code.
+if os.environ.get("CDC_TEST_CODEGEN") != "1":
+    os.environ.setdefault("CDC_WHOLE_STAGE_CODEGEN", "false")
+    os.environ.setdefault("CDC_CODEGEN_FACTORY_MODE", "NO_CODEGEN")
+
 # The longest test files (minutes each), longest first. `make test` hands whole files to two
 # workers in collection order; starting these first keeps one long file from running alone
 # at the end while the other worker idles.
