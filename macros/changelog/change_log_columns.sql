@@ -1,4 +1,4 @@
-{# The columns of `change_log`, in order (CANONICAL.md, "change_log columns"). #}
+{# The columns of `change_log`, in order (docs/canonical-contract.md). #}
 {% macro change_log_columns() %}
     {{ return([
         'change_id', 'source_format', 'source_system', 'source_database', 'source_schema',

@@ -1,8 +1,9 @@
 {#
     The staging contract: every stg_<format>__events model returns exactly these columns,
     one row per event (a row change, an update half, or a control event) of a landed message.
-    Declared once here; `select_event_columns` projects and casts a CTE onto it, and the
-    singular test tests/data_tests/assert_staging_matches_contract.sql checks every model.
+    Declared once here; `select_event_columns` projects and casts a CTE onto it: every
+    staging model ends with it (tests/pytest/test_project_structure.py checks), and
+    int_events_unioned's `union all` fails the build on any model that does not match.
 #}
 {% macro event_columns() %}
     {{ return([

@@ -6,10 +6,10 @@
     )
 }}
 
--- Latest state of every source row ever seen, tombstones included (CANONICAL.md,
--- "current_state semantics"). Incremental: only the key buckets that new changes touch are
--- read back (whole) and rewritten; a truncate or dropped table touches every bucket holding
--- one of its rows. The high-water mark is kept per source format (refreshed_through_by_format).
+-- Latest state of every source row ever seen, tombstones included (docs/current-state.md).
+-- Incremental: only the key buckets that new changes touch are read back (whole) and
+-- rewritten; a truncate or dropped table touches every bucket holding one of its rows. The
+-- high-water mark is kept per source format (refreshed_through_by_format).
 {%- set window = read_window('state') %}
 {#- a late change can rebuild a key only where a prior row was merged from partial images -#}
 {%- set rebuild_merged_keys = is_incremental() and relation_has_row(this, 'image_is_merged') %}
