@@ -179,14 +179,7 @@ contract_rows as (
             ),
             (k, v) -> v is not null
         ) as source_metadata,
-        case when quarantine_reason is not null then raw_value end as raw_value,
-        raw_relation,
-        stream_name,
-        origin,
-        origin_partition,
-        origin_offset,
-        landed_at,
-        landing_batch_id
+        {{ event_lineage_columns() }}
     from events
 )
 
