@@ -33,58 +33,11 @@ struct<
 
 
 {#
-    Canal `type` -> (event class, canonical operation). Case-sensitive, as Canal and DTS write
-    them. DDL types not listed here (DTS writes `DDL`, DRS `INIT_DDL`) and any message with
-    `isDdl` = true are DDL too: their operation comes from the statement (canal__ddl_operation).
+    The vocabularies are data: Canal's `type` codes in seeds/cdc_operation_codes.csv (a DDL
+    code without an operation there, DTS `DDL` and DRS `INIT_DDL`, and any message with
+    `isDdl` = true take it from the statement: canal__ddl_operation) and its java.sql.Types
+    numbers in seeds/cdc_type_codes.csv.
 #}
-{% macro canal__operations() %}
-    {{ return({
-        'INSERT': ('change', 'insert'),
-        'UPDATE': ('change', 'update'),
-        'DELETE': ('change', 'delete'),
-        'INIT': ('change', 'read'),
-        'CREATE': ('schema_change', 'create'),
-        'ALTER': ('schema_change', 'alter'),
-        'QUERY': ('schema_change', 'query'),
-        'RENAME': ('schema_change', 'rename'),
-        'CINDEX': ('schema_change', 'create_index'),
-        'DINDEX': ('schema_change', 'drop_index'),
-        'TRUNCATE': ('truncate', 'truncate'),
-        'ERASE': ('truncate', 'drop'),
-        'DROP': ('truncate', 'drop'),
-        'DDL': ('schema_change', none),
-        'INIT_DDL': ('schema_change', none),
-        'GTID': ('transaction', 'gtid'),
-        'TRANSACTIONBEGIN': ('transaction', 'begin'),
-        'TRANSACTIONEND': ('transaction', 'commit'),
-        'XACOMMIT': ('transaction', 'xa_commit'),
-        'XAROLLBACK': ('transaction', 'xa_rollback'),
-        'MHEARTBEAT': ('heartbeat', 'heartbeat'),
-    }) }}
-{% endmacro %}
-
-
-{# java.sql.Types numbers (Canal `sqlType`) -> canonical types; used where `mysqlType` is silent. #}
-{% macro canal__sql_type_map() %}
-    {{ return({
-        '-7': 'boolean', '16': 'boolean',
-        '-6': 'tinyint', '5': 'smallint', '4': 'int', '-5': 'bigint',
-        '7': 'float', '6': 'double', '8': 'double',
-        '2': 'decimal', '3': 'decimal',
-        '1': 'string', '12': 'string', '-1': 'string', '-15': 'string', '-9': 'string',
-        '-16': 'string', '2005': 'string', '2011': 'string', '2009': 'string', '1111': 'string',
-        '91': 'date', '92': 'time', '2013': 'time', '93': 'timestamp', '2014': 'timestamp',
-        '-2': 'binary', '-3': 'binary', '-4': 'binary', '2004': 'binary',
-    }) }}
-{% endmacro %}
-
-
-{# Quarantine reason codes only this format uses (docs/formats/canal.md, docs/quarantine.md). #}
-{% macro canal__quarantine_reasons() %}
-    {{ return({
-        'legacy_layout': 'a Canal DELETE whose row is in `old` with `data` null: the DTS layout of instances created before 2022-03-20; list the stream in var(\'cdc_canal_legacy_layout\')',
-    }) }}
-{% endmacro %}
 
 
 {#
@@ -132,18 +85,15 @@ struct<
 {#
     Canonical column types a message declares: `mysqlType` lower-cased (`VARCHAR(255)` ->
     `varchar(255)`, `DECIMAL(8, 0)` -> `decimal(8,0)`), else `sqlType` mapped through
-    canal__sql_type_map. Computed once per message (not per row: the lambdas are interpreted).
+    `sql_type_names` (seeds/cdc_type_codes.csv as one map). Computed once per message (not per
+    row: the lambdas are interpreted).
 #}
-{% macro canal__message_column_types(mysql_types, sql_types) -%}
-    {%- set sql_type_map = canal__sql_type_map() -%}
+{% macro canal__message_column_types(mysql_types, sql_types, sql_type_names) -%}
     map_concat(
         transform_values(
             coalesce({{ sql_types }}, cast(map() as map<string, string>)),
             (column_name, type_number) -> coalesce(
-                try_element_at(
-                    map({% for number, canonical in sql_type_map.items() %}'{{ number }}', '{{ canonical }}'{{ ", " if not loop.last }}{% endfor %}),
-                    trim(type_number)
-                ),
+                try_element_at({{ sql_type_names }}, trim(type_number)),
                 'string'
             )
         ),

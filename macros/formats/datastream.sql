@@ -36,18 +36,6 @@ struct<
 {%- endmacro %}
 
 
-{# Datastream CDC `change_type` -> (canonical operation, image the payload is). #}
-{% macro datastream__operations() %}
-    {{ return({
-        'INSERT': ('insert', 'after'),
-        'UPDATE': ('update', 'after'),
-        'UPDATE-INSERT': ('update', 'after'),
-        'DELETE': ('delete', 'before'),
-        'UPDATE-DELETE': ('delete', 'before'),
-    }) }}
-{% endmacro %}
-
-
 {#
     `read_method` prefix -> source system (seed 004; `postgres-cdc-wal` but
     `postgresql-backfill`, `sqlserver-cdc` and `sqlserver-backfill`).

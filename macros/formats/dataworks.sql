@@ -35,50 +35,6 @@ struct<
 
 
 {#
-    Vendor op -> (event class, canonical operation). Ops are case-sensitive (seed 000).
-    `UPDATE` is in seed 000's Blob template op list (not in its op table): it is read like
-    UPDATE_AFTER (see dataworks__events for the halves).
-#}
-{% macro dataworks__operations() %}
-    {{ return({
-        'INSERT': ('change', 'insert'),
-        'UPDATE': ('change', 'update'),
-        'UPDATE_AFTER': ('change', 'update'),
-        'UPDATE_BEFOR': ('update_half', 'update_before'),
-        'UPDATE_BEFORE': ('update_half', 'update_before'),
-        'DELETE': ('change', 'delete'),
-        'CREATE': ('schema_change', 'create'),
-        'ALTER': ('schema_change', 'alter'),
-        'ERASE': ('truncate', 'drop'),
-        'QUERY': ('schema_change', 'query'),
-        'RENAME': ('schema_change', 'rename'),
-        'CINDEX': ('schema_change', 'create_index'),
-        'DINDEX': ('schema_change', 'drop_index'),
-        'TRUNCATE': ('truncate', 'truncate'),
-        'TRANSACTION_BEGIN': ('transaction', 'begin'),
-        'TRANSACTION_END': ('transaction', 'commit'),
-        'GTID': ('transaction', 'gtid'),
-        'XACOMMIT': ('transaction', 'xa_commit'),
-        'XAROLLBACK': ('transaction', 'xa_rollback'),
-        'MHEARTBEAT': ('heartbeat', 'heartbeat'),
-    }) }}
-{% endmacro %}
-
-
-{# StreamX field types -> canonical types (type names are matched case-insensitively). #}
-{% macro dataworks__type_map() %}
-    {{ return({
-        'BOOLEAN': 'boolean',
-        'DOUBLE': 'double',
-        'DATE': 'timestamp',
-        'BYTES': 'binary',
-        'LONG': 'bigint',
-        'STRING': 'string',
-    }) }}
-{% endmacro %}
-
-
-{#
     Canonical text of an image: DATE values (documented as 13-digit epoch milliseconds; a
     value that is no year 0001-9999 in ms is read as µs, then ns) become UTC timestamp text;
     a DATE value that is no such number keeps its text. Every other value keeps its JSON text

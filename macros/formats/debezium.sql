@@ -58,19 +58,6 @@ struct<
 {%- endmacro %}
 
 
-{# Debezium op -> (event class, canonical operation). #}
-{% macro debezium__operations() %}
-    {{ return({
-        'c': ('change', 'insert'),
-        'u': ('change', 'update'),
-        'd': ('change', 'delete'),
-        'r': ('change', 'read'),
-        't': ('truncate', 'truncate'),
-        'm': ('heartbeat', 'message'),
-    }) }}
-{% endmacro %}
-
-
 {# Kafka Connect schema types -> canonical types (struct/array/map values are JSON text). #}
 {% macro debezium__type_map() %}
     {{ return({
@@ -121,14 +108,6 @@ struct<
         'io.debezium.data.Uuid': 'string',
         'io.debezium.data.Enum': 'string',
         'io.debezium.data.EnumSet': 'string',
-    }) }}
-{% endmacro %}
-
-
-{# Reason codes this format adds to the shared ones (macros/quarantine/reason_codes.sql). #}
-{% macro debezium__quarantine_reasons() %}
-    {{ return({
-        'undecodable_value': 'a value does not decode as its declared type (Debezium decimal bytes, HBase cell bytes)',
     }) }}
 {% endmacro %}
 

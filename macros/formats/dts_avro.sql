@@ -49,47 +49,9 @@ struct<
 {%- endmacro %}
 
 
-{#
-    DTS operation -> (event class, canonical operation). DDL is classified by its text
-    (dts_avro__ddl_operation); the control operations after CHECKPOINT are counted in
-    stream_progress but never move its heartbeat time.
-#}
-{% macro dts_avro__operations() %}
-    {{ return({
-        'INSERT': ('change', 'insert'),
-        'UPDATE': ('change', 'update'),
-        'DELETE': ('change', 'delete'),
-        'INIT': ('change', 'read'),
-        'DDL': ('schema_change', 'ddl'),
-        'BEGIN': ('transaction', 'begin'),
-        'COMMIT': ('transaction', 'commit'),
-        'ROLLBACK': ('transaction', 'rollback'),
-        'ABORT': ('transaction', 'abort'),
-        'HEARTBEAT': ('heartbeat', 'heartbeat'),
-        'CHECKPOINT': ('heartbeat', 'checkpoint'),
-        'COMMAND': ('heartbeat', 'command'),
-        'FILL': ('heartbeat', 'fill'),
-        'FINISH': ('heartbeat', 'finish'),
-        'CONTROL': ('heartbeat', 'control'),
-        'RDB': ('heartbeat', 'rdb'),
-        'NOOP': ('heartbeat', 'noop'),
-    }) }}
-{% endmacro %}
-
-
 {# Operations whose sourceTimestamp is proof of life of the source (stream_progress). #}
 {% macro dts_avro__timed_control_operations() %}
     {{ return(['BEGIN', 'COMMIT', 'ROLLBACK', 'ABORT', 'HEARTBEAT', 'CHECKPOINT']) }}
-{% endmacro %}
-
-
-{# Reason codes this format adds to the shared ones (macros/quarantine/reason_codes.sql). #}
-{% macro dts_avro__quarantine_reasons() %}
-    {{ return({
-        'not_dts_avro': 'the raw value is not Base64 of one DTS Avro Record (truncated, corrupt or another format)',
-        'field_count_mismatch': 'a DTS image has a different number of values than `fields`',
-        'missing_ddl_text': 'a DTS DDL record without its DDL text',
-    }) }}
 {% endmacro %}
 
 

@@ -33,33 +33,6 @@ struct<
 {%- endmacro %}
 
 
-{#
-    `meta.op` -> (event class, canonical operation). The op is compared lower-cased with every
-    character but a-z removed (shareplex__op_name), so `UPDATE BEFORE`, `update_before`,
-    `upd_before` and `UpdBefore` are one op: the seed names the ops INSERT, UPDATE, DELETE,
-    TRUNCATE, DROP COLUMN, UPDATE BEFORE, UPDATE AFTER and its examples write ins, upd, del.
-#}
-{% macro shareplex__operations() %}
-    {{ return({
-        'ins': ('change', 'insert'),
-        'insert': ('change', 'insert'),
-        'upd': ('change', 'update'),
-        'update': ('change', 'update'),
-        'del': ('change', 'delete'),
-        'delete': ('change', 'delete'),
-        'updatebefore': ('update_half', 'update_before'),
-        'updbefore': ('update_half', 'update_before'),
-        'updateafter': ('update_half', 'update_after'),
-        'updafter': ('update_half', 'update_after'),
-        'trunc': ('truncate', 'truncate'),
-        'truncate': ('truncate', 'truncate'),
-        'truncatetable': ('truncate', 'truncate'),
-        'dropcol': ('schema_change', 'drop_column'),
-        'dropcolumn': ('schema_change', 'drop_column'),
-    }) }}
-{% endmacro %}
-
-
 {# The comparable op name: lower case, letters only. #}
 {% macro shareplex__op_name(op) -%}
     regexp_replace(lower({{ op }}), '[^a-z]', '')

@@ -5,8 +5,7 @@
     quarantine model only, so it costs nothing for valid messages. docs/quarantine.md lists
     what each code's detail says.
 #}
-{% macro quarantine_reason_detail() -%}
-    {%- set descriptions = quarantine_reason_codes() -%}
+{% macro quarantine_reason_detail(reason_meaning) -%}
     coalesce(
         case quarantine_reason
             when 'not_json' then {{ not_json_detail('raw_value') }}
@@ -37,11 +36,7 @@
         case when quarantine_reason in ('undecodable_value', 'not_dts_avro', 'field_count_mismatch')
             then coalesce(source_metadata['decode_error'], source_metadata['value_error'])
         end,
-        case quarantine_reason
-            {%- for code, meaning in descriptions.items() %}
-            when {{ cdc_sql_string(code) }} then {{ cdc_sql_string(meaning) }}
-            {%- endfor %}
-        end,
+        {{ reason_meaning }},
         quarantine_reason
     )
 {%- endmacro %}

@@ -14,12 +14,20 @@ with invalid_events as (
     {{ staged_events_since(['invalid'], window) }}
 ),
 
+-- The meaning of each reason code (the fallback of reason_detail).
+reason_meanings as (
+    select
+        reason_code as meaning_code,
+        meaning as reason_meaning
+    from {{ ref('cdc_quarantine_reasons') }}
+),
+
 shaped as (
     select
         event_id as quarantine_id,
         source_format,
         quarantine_reason as reason_code,
-        {{ quarantine_reason_detail() }} as reason_detail,
+        {{ quarantine_reason_detail('reason_meanings.reason_meaning') }} as reason_detail,
         vendor_operation,
         table_id,
         raw_value,
@@ -33,6 +41,8 @@ shaped as (
         landed_at,
         landing_batch_id
     from invalid_events
+    left join reason_meanings
+        on invalid_events.quarantine_reason = reason_meanings.meaning_code
 ),
 
 new_rows as (

@@ -1,11 +1,8 @@
--- Every reason code in quarantine is a documented one (macros/quarantine/reason_codes.sql).
+-- Every reason code in quarantine is a documented one (seeds/cdc_quarantine_reasons.csv).
 select
     quarantine.reason_code,
     count(*) as occurrences
 from {{ ref('quarantine') }} as quarantine
-where quarantine.reason_code not in (
-    {%- for code in quarantine_reason_codes() %}
-    '{{ code }}'{{ "," if not loop.last }}
-    {%- endfor %}
-)
+left anti join {{ ref('cdc_quarantine_reasons') }} as reasons
+    on quarantine.reason_code = reasons.reason_code
 group by quarantine.reason_code

@@ -1,28 +1,24 @@
-"""Every quarantine reason code the macros define is documented in docs/quarantine.md.
+"""Every quarantine reason code of the seed cdc_quarantine_reasons is documented in
+docs/quarantine.md.
 
 The data test assert_quarantine_reasons_are_documented proves every code that reaches
-`quarantine` is one of the macros' codes; this closes the chain up to the docs.
+`quarantine` is one of the seed's codes; this closes the chain up to the docs.
 """
 
 from __future__ import annotations
 
+import csv
 import re
 
 from .conftest import PROJECT_DIR
 
-CODE_ENTRY = re.compile(r"^\s*'([a-z_]+)'\s*:", re.MULTILINE)
-REASON_MACRO = re.compile(
-    r"{%\s*macro\s+(\w*quarantine_reasons)\(\)\s*%}(.*?){%\s*endmacro\s*%}", re.DOTALL
-)
-
 
 def defined_codes() -> dict[str, str]:
-    codes = {}
-    for path in sorted((PROJECT_DIR / "macros").rglob("*.sql")):
-        for name, body in REASON_MACRO.findall(path.read_text()):
-            for code in CODE_ENTRY.findall(body):
-                codes[code] = f"{path.name}:{name}"
-    return codes
+    """reason_code -> meaning, from seeds/cdc_quarantine_reasons.csv."""
+    with open(PROJECT_DIR / "seeds" / "cdc_quarantine_reasons.csv", newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    assert all(row["reason_code"] and row["meaning"] for row in rows)
+    return {row["reason_code"]: row["meaning"] for row in rows}
 
 
 def test_every_reason_code_is_documented_with_an_example():

@@ -10,14 +10,30 @@
 -- truncate, transaction marker or heartbeat, and invalid messages (or rows) with a reason.
 -- Flow, one CTE per step: landed -> new_messages -> parsed -> fields -> classified -> typed ->
 --    exploded -> shaped -> keyed -> events -> contract_rows
--- The vendor's vocabulary and value conversions: macros/formats/canal.sql.
+-- The vendor's vocabularies: seeds/cdc_operation_codes.csv and seeds/cdc_type_codes.csv;
+-- its value conversions: macros/formats/canal.sql.
 {%- set read_plan = staging_read_plan('canal') %}
 {%- if read_plan.nothing_new %}
 -- nothing landed since the last complete batch: nothing to parse
 {{ cdc_nothing_new_sql() }}
 {%- else %}
-{%- set operations = canal__operations() %}
-with landed as (
+with operation_codes as (
+    select
+        vendor_code as operation_code,
+        event_class as code_event_class,
+        operation as code_operation
+    from {{ ref('cdc_operation_codes') }}
+    where source_format = 'canal'
+),
+
+-- java.sql.Types numbers (`sqlType`) -> canonical types, one map for the lambdas below.
+sql_type_codes as (
+    select map_from_entries(collect_list(struct(vendor_type, canonical_type))) as sql_type_names
+    from {{ ref('cdc_type_codes') }}
+    where source_format = 'canal' and type_field = 'sqlType'
+),
+
+landed as (
     {{ landed_messages('canal', read_plan) }}
 ),
 
@@ -50,18 +66,13 @@ classified as (
         case
             when is_ddl and vendor_operation in ('TRUNCATE', 'ERASE', 'DROP') then 'truncate'
             when is_ddl then 'schema_change'
-            {%- for op, (event_class, _) in operations.items() %}
-            when vendor_operation = '{{ op }}' then '{{ event_class }}'
-            {%- endfor %}
+            else operation_codes.code_event_class
         end as known_class,
+        -- a DDL code without an operation (`DDL`, `INIT_DDL`) takes it from its statement
         case
-            {%- for op, (event_class, operation) in operations.items() if operation is not none and event_class in ('schema_change', 'truncate') %}
-            when vendor_operation = '{{ op }}' then '{{ operation }}'
-            {%- endfor %}
+            when operation_codes.code_event_class in ('schema_change', 'truncate') then operation_codes.code_operation
             when is_ddl then null
-            {%- for op, (event_class, operation) in operations.items() if operation is not none and event_class not in ('schema_change', 'truncate') %}
-            when vendor_operation = '{{ op }}' then '{{ operation }}'
-            {%- endfor %}
+            else operation_codes.code_operation
         end as known_operation,
         {{ canal__ddl_operation('message.sql') }} as statement_operation,
         -- Row images and the previous values of changed columns, in the documented layout
@@ -76,6 +87,8 @@ classified as (
             else message.old
         end as previous_values
     from fields
+    left join operation_codes
+        on fields.vendor_operation = operation_codes.operation_code
 ),
 
 typed as (
@@ -94,7 +107,7 @@ typed as (
         {{ declared_key_columns("concat_ws('.', database_name, table_name)", ['message.pkNames']) }}
             as declared_keys,
         -- Per message, before rows are exploded: what every row of the message shares.
-        {{ canal__message_column_types('message.mysqlType', 'message.sqlType') }} as message_types,
+        {{ canal__message_column_types('message.mysqlType', 'message.sqlType', 'sql_type_codes.sql_type_names') }} as message_types,
         concat({{ sort_key_number('message.es') }}, {{ sort_key_number('message.id') }}) as position_sort_key,
         -- Problems of the whole message: one quarantine event, rows are not exploded.
         case
@@ -113,6 +126,7 @@ typed as (
                 then case when vendor_operation = 'DELETE' then 'missing_before_image' else 'missing_after_image' end
         end as message_reason
     from classified
+    cross join sql_type_codes
 ),
 
 -- One event per element of data[] for valid row changes; one event for anything else.

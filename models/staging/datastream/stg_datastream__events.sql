@@ -16,10 +16,18 @@
 -- nothing landed since the last complete batch: nothing to parse
 {{ cdc_nothing_new_sql() }}
 {%- else %}
-{%- set operations = datastream__operations() %}
 {%- set systems = datastream__source_systems() %}
 {%- set avro_types = datastream__avro_type_map() %}
-with landed as (
+with operation_codes as (
+    select
+        vendor_code as operation_code,
+        event_class as code_event_class,
+        operation as code_operation
+    from {{ ref('cdc_operation_codes') }}
+    where source_format = 'datastream'
+),
+
+landed as (
     {{ landed_messages('datastream', read_plan) }}
 ),
 
@@ -111,12 +119,11 @@ classified as (
         identified.*,
         case
             when is_backfill then 'read'
-            {%- for change_type, (operation, _) in operations.items() %}
-            when change_type = '{{ change_type }}' then '{{ operation }}'
-            {%- endfor %}
+            else operation_codes.code_operation
         end as operation,
         -- Datastream has no before image: the payload is the new row, or the deleted row
-        change_type in ({% for change_type, (_, image) in operations.items() if image == 'before' %}'{{ change_type }}'{{ ", " if not loop.last }}{% endfor %})
+        -- (DELETE, UPDATE-DELETE)
+        case when change_type is not null then coalesce(operation_codes.code_operation = 'delete', false) end
             and not is_backfill as payload_is_before,
         -- position fields: source_metadata, else the matching element of `sort_keys`
         -- ([timestamp, log_file, log_position] / [timestamp, scn, rs_id, ssn] / [timestamp, lsn])
@@ -130,6 +137,8 @@ classified as (
             case when source_system_name in ('postgresql', 'sqlserver') then try_element_at(sort_key_texts, 2) end
         ) as lsn
     from identified
+    left join operation_codes
+        on identified.change_type = operation_codes.operation_code
 ),
 
 shaped as (

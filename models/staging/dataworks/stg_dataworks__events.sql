@@ -16,9 +16,23 @@
 -- nothing landed since the last complete batch: nothing to parse
 {{ cdc_nothing_new_sql() }}
 {%- else %}
-{%- set operations = dataworks__operations() %}
-{%- set types = dataworks__type_map() %}
-with landed as (
+with operation_codes as (
+    select
+        vendor_code as operation_code,
+        event_class as code_event_class,
+        operation as code_operation
+    from {{ ref('cdc_operation_codes') }}
+    where source_format = 'dataworks'
+),
+
+-- DataWorks field types (`type`, upper-cased) -> canonical types, one map for the lambda below.
+type_codes as (
+    select map_from_entries(collect_list(struct(vendor_type, canonical_type))) as type_names
+    from {{ ref('cdc_type_codes') }}
+    where source_format = 'dataworks' and type_field = 'type'
+),
+
+landed as (
     {{ landed_messages('dataworks', read_plan) }}
 ),
 
@@ -57,17 +71,11 @@ fields as (
 classified as (
     select
         fields.*,
-        case vendor_operation
-            {%- for op, (event_class, _) in operations.items() %}
-            when '{{ op }}' then '{{ event_class }}'
-            {%- endfor %}
-        end as known_class,
-        case vendor_operation
-            {%- for op, (_, operation) in operations.items() %}
-            when '{{ op }}' then '{{ operation }}'
-            {%- endfor %}
-        end as known_operation
+        operation_codes.code_event_class as known_class,
+        operation_codes.code_operation as known_operation
     from fields
+    left join operation_codes
+        on fields.vendor_operation = operation_codes.operation_code
 ),
 
 -- An UPDATE_AFTER (or UPDATE) without a before image is the after half of a two-message
@@ -177,12 +185,7 @@ contract_rows as (
                             coalesce(map_keys(raw_before), array()),
                             coalesce(map_keys(raw_after), array())
                         )),
-                        column_name -> case vendor_types[column_name]
-                            {%- for vendor_type, canonical in types.items() %}
-                            when '{{ vendor_type }}' then '{{ canonical }}'
-                            {%- endfor %}
-                            else 'string'
-                        end
+                        column_name -> coalesce(try_element_at(type_codes.type_names, vendor_types[column_name]), 'string')
                     )
                 )
         end as column_types,
@@ -210,6 +213,7 @@ contract_rows as (
         ) as source_metadata,
         {{ event_lineage_columns() }}
     from events
+    cross join type_codes
 )
 
 select

@@ -21,9 +21,17 @@
 {{ cdc_nothing_new_sql() }}
 {%- else %}
 {%- set decode_values = debezium__read_needs_decoders(read_plan) %}
-{%- set operations = debezium__operations() %}
 {%- set placeholder = var('cdc_debezium_unavailable_value', '__debezium_unavailable_value') %}
-with landed as (
+with operation_codes as (
+    select
+        vendor_code as operation_code,
+        event_class as code_event_class,
+        operation as code_operation
+    from {{ ref('cdc_operation_codes') }}
+    where source_format = 'debezium'
+),
+
+landed as (
     {{ landed_messages('debezium', read_plan) }}
 ),
 
@@ -127,10 +135,7 @@ classified as (
         tabled.*,
         case
             when is_tombstone then 'heartbeat'
-            {%- for op, (event_class, _) in operations.items() %}
-            when message.op = '{{ op }}' then '{{ event_class }}'
-            {%- endfor %}
-            when message.op is not null then null
+            when message.op is not null then operation_codes.code_event_class
             when message.status in ('BEGIN', 'END') then 'transaction'
             when message.ddl is not null and lower(coalesce(try_element_at(message.tableChanges, 1).type, regexp_extract(message.ddl, '^\\s*([A-Za-z]+)', 1))) in ('drop', 'truncate')
                 and table_name is not null then 'truncate'
@@ -139,10 +144,7 @@ classified as (
         end as known_class,
         case
             when is_tombstone then 'tombstone'
-            {%- for op, (_, operation) in operations.items() %}
-            when message.op = '{{ op }}' then '{{ operation }}'
-            {%- endfor %}
-            when message.op is not null then null
+            when message.op is not null then operation_codes.code_operation
             when message.status = 'BEGIN' then 'begin'
             when message.status = 'END' then 'commit'
             when message.ddl is not null
@@ -158,6 +160,8 @@ classified as (
             schema_info
         ) as field_info
     from tabled
+    left join operation_codes
+        on tabled.message.op = operation_codes.operation_code
 ),
 
 -- Lindorm: an update whose `after` lacks a column of `before` deleted that column (null).

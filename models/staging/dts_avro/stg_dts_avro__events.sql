@@ -18,8 +18,16 @@
 -- nothing landed since the last complete batch: nothing to parse
 {{ cdc_nothing_new_sql() }}
 {%- else %}
-{%- set operations = dts_avro__operations() %}
-with landed as (
+with operation_codes as (
+    select
+        vendor_code as operation_code,
+        event_class as code_event_class,
+        operation as code_operation
+    from {{ ref('cdc_operation_codes') }}
+    where source_format = 'dts_avro'
+),
+
+landed as (
     {{ landed_messages('dts_avro', read_plan) }}
 ),
 
@@ -48,18 +56,16 @@ classified as (
             when record.operation = 'DDL' and record.tableName is not null
                 and {{ dts_avro__ddl_operation('record.ddlText') }} in ('truncate', 'drop')
                 then 'truncate'
-            {%- for op, (event_class, _) in operations.items() %}
-            when record.operation = '{{ op }}' then '{{ event_class }}'
-            {%- endfor %}
+            else operation_codes.code_event_class
         end as known_class,
         case
             when record.operation = 'DDL' then {{ dts_avro__ddl_operation('record.ddlText') }}
-            {%- for op, (_, operation) in operations.items() if op != 'DDL' %}
-            when record.operation = '{{ op }}' then '{{ operation }}'
-            {%- endfor %}
+            else operation_codes.code_operation
         end as known_operation,
         nullif(concat_ws('.', record.databaseName, record.schemaName, record.tableName), '') as table_key
     from parsed
+    left join operation_codes
+        on parsed.record.operation = operation_codes.operation_code
 ),
 
 keyed as (

@@ -16,9 +16,17 @@
 -- nothing landed since the last complete batch: nothing to parse
 {{ cdc_nothing_new_sql() }}
 {%- else %}
-{%- set operations = shareplex__operations() %}
 {%- set empty_image = 'cast(map() as map<string, string>)' %}
-with landed as (
+with operation_codes as (
+    select
+        vendor_code as operation_code,
+        event_class as code_event_class,
+        operation as code_operation
+    from {{ ref('cdc_operation_codes') }}
+    where source_format = 'shareplex'
+),
+
+landed as (
     {{ landed_messages('shareplex', read_plan) }}
 ),
 
@@ -47,19 +55,13 @@ fields as (
 classified as (
     select
         fields.*,
-        case op_name
-            {%- for op, (event_class, _) in operations.items() %}
-            when '{{ op }}' then '{{ event_class }}'
-            {%- endfor %}
-        end as event_class_raw,
-        case op_name
-            {%- for op, (_, operation) in operations.items() %}
-            when '{{ op }}' then '{{ operation }}'
-            {%- endfor %}
-        end as operation,
+        operation_codes.code_event_class as event_class_raw,
+        operation_codes.code_operation as operation,
         case when table_name rlike '^[^.]+[.].+$' then regexp_extract(table_name, '^([^.]+)[.]', 1) end as owner_name,
         case when table_name rlike '^[^.]+[.].+$' then regexp_extract(table_name, '^[^.]+[.](.+)$', 1) else table_name end as object_name
     from fields
+    left join operation_codes
+        on fields.op_name = operation_codes.operation_code
 ),
 
 -- upd: `key` is the before image, `data` the changed columns' new values, so the after

@@ -107,6 +107,18 @@ class SparkCdcAdapter(SparkAdapter):
         self._cdc_checks[relation] = counts
 
     @available
+    def cdc_read_seed_rows(self, path: str) -> list:
+        """The rows of a seed's CSV file, header first, every value as text (the seeds of
+        this project are vocabularies: codes such as ``-7`` stay text). The on-run-start hook
+        loads a seed table from them when it is missing or older than its file
+        (include/macros/seeds.sql), so a plain ``dbt run`` needs no ``dbt seed`` first.
+        """
+        import csv
+
+        with open(path, newline="", encoding="utf-8") as handle:
+            return [row for row in csv.reader(handle) if row]
+
+    @available
     def clear_orphaned_table_location(self, relation) -> bool:  # type: ignore[no-untyped-def]
         """Delete the managed location of ``relation`` if files are there but no table is.
 

@@ -32,7 +32,8 @@
 
 {#- The digest of what `node` reads now (versions of the refs, and `code`: a test's compiled SQL,
     a model's own code and the project's code version), or none when a version is unknown (a
-    model never recorded, a source other than a landing table, anything else). A landing table
+    model never recorded, a source other than a landing table, anything else). A seed is
+    versioned by the checksum of the file its table was loaded from (seeds.sql). A landing table
     written by `cdc-pipeline land` or `requeue` is versioned by its committed mark
     (`cdc.committed_through`, which changes with every committed batch); a user's own raw
     table carries none and is never trusted to be unchanged. `properties` caches table
@@ -57,6 +58,13 @@
                     {{ return(none) }}
                 {%- endif -%}
                 {%- do versions.append(unique_id ~ '=' ~ committed) -%}
+            {%- elif parent is not none and parent.resource_type == 'seed' -%}
+                {#- A seed: the checksum of the file its table was loaded from (seeds.sql). -#}
+                {%- set loaded = cdc_table_properties(cdc_node_relation(parent), properties).get('cdc.version') -%}
+                {%- if loaded is none -%}
+                    {{ return(none) }}
+                {%- endif -%}
+                {%- do versions.append(unique_id ~ '=' ~ loaded) -%}
             {%- elif parent is none or parent.resource_type != 'model' -%}
                 {{ return(none) }}
             {%- elif parent.config.materialized in ('ephemeral', 'view') -%}
