@@ -43,7 +43,7 @@ class ProjectCopy(Pipeline):
         self.project_dir = work_dir / "project"
         self.project_dir.mkdir()
         shutil.copy(PROJECT_DIR / "dbt_project.yml", self.project_dir)
-        for folder in ["models", "macros", "tests/data_tests"]:
+        for folder in ["models", "macros", "seeds", "tests/data_tests"]:
             shutil.copytree(PROJECT_DIR / folder, self.project_dir / folder)
 
     def compile_inline(self, code: str) -> str:

@@ -10,8 +10,8 @@
 -- truncate, transaction marker or heartbeat, and invalid messages (or rows) with a reason.
 -- Flow, one CTE per step: landed -> new_messages -> parsed -> fields -> classified -> typed ->
 --    exploded -> shaped -> keyed -> events -> contract_rows
--- The vendor's vocabularies: seeds/cdc_operation_codes.csv and seeds/cdc_type_codes.csv;
--- its value conversions: macros/formats/canal.sql.
+-- Its vocabularies: seeds/cdc_operation_codes.csv and seeds/cdc_type_codes.csv (the
+-- operation_codes and sql_type_codes CTEs); its value conversions: macros/formats/canal.sql.
 {%- set read_plan = staging_read_plan('canal') %}
 {%- if read_plan.nothing_new %}
 -- nothing landed since the last complete batch: nothing to parse

@@ -10,7 +10,8 @@
 -- DDL, truncates, transaction markers, heartbeats, and invalid messages with a reason.
 -- Flow, one CTE per step: landed -> new_messages -> parsed -> fields -> classified -> shaped ->
 --    keyed -> with_keys -> events -> contract_rows
--- The vendor's vocabulary and value conversions: macros/formats/dataworks.sql.
+-- Its vocabularies: seeds/cdc_operation_codes.csv and seeds/cdc_type_codes.csv (the
+-- operation_codes and type_codes CTEs); its value conversions: macros/formats/dataworks.sql.
 {%- set read_plan = staging_read_plan('dataworks') %}
 {%- if read_plan.nothing_new %}
 -- nothing landed since the last complete batch: nothing to parse

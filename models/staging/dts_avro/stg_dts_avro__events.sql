@@ -12,7 +12,8 @@
 -- never a view.
 -- Flow, one CTE per step: landed -> new_messages -> decoded -> parsed -> classified -> keyed ->
 --    with_keys -> events -> contract_rows
--- The vendor's vocabulary and value conversions: macros/formats/dts_avro.sql.
+-- Its operation codes: seeds/cdc_operation_codes.csv (the operation_codes CTE); its value
+-- conversions and other vocabulary: macros/formats/dts_avro.sql.
 {%- set read_plan = staging_read_plan('dts_avro') %}
 {%- if read_plan.nothing_new %}
 -- nothing landed since the last complete batch: nothing to parse

@@ -10,7 +10,8 @@
 -- update halves, truncates and column drops, and invalid messages with a reason.
 -- Flow, one CTE per step: landed -> new_messages -> parsed -> fields -> classified -> shaped ->
 --    keyed -> with_keys -> events -> contract_rows
--- The vendor's vocabulary and value conversions: macros/formats/shareplex.sql.
+-- Its operation codes: seeds/cdc_operation_codes.csv (the operation_codes CTE); its value
+-- conversions and other vocabulary: macros/formats/shareplex.sql.
 {%- set read_plan = staging_read_plan('shareplex') %}
 {%- if read_plan.nothing_new %}
 -- nothing landed since the last complete batch: nothing to parse

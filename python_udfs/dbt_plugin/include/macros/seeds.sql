@@ -19,7 +19,7 @@
   {%- set existing = load_relation(this) -%}
   {%- if existing is not none and existing.is_table and not should_full_refresh()
         and cdc_table_property(this, 'cdc.version') == version -%}
-    {%- do store_result('main', response='SKIP seed unchanged') -%}
+    {%- do store_result('main', response='SKIP seed up to date') -%}
     {{ return({'relations': [this]}) }}
   {%- endif -%}
   {%- do cdc_load_seed(model, this) -%}
