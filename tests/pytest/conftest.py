@@ -52,9 +52,14 @@ LONGEST_FILES = (
 INDEPENDENT_TESTS = ("test_incremental_edge_cases.py",)
 
 
+# The dbt unit tests: fast, and the first to say the state logic broke.
+FIRST_FILES = ("test_unit_tests.py",)
+
+
 def pytest_collection_modifyitems(items):
-    """Run the longest files first (a stable sort: the order inside a file is kept)."""
-    rank = {name: index for index, name in enumerate(LONGEST_FILES)}
+    """Run the dbt unit tests, then the longest files first (a stable sort: the order inside a
+    file is kept)."""
+    rank = {name: index for index, name in enumerate(FIRST_FILES + LONGEST_FILES)}
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
 
 

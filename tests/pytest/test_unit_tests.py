@@ -1,0 +1,37 @@
+"""The dbt unit tests of the state logic (models/marts/_marts__unit_tests.yml) pass.
+
+They give current_state and row_history a few change_log / schema_changes rows (out-of-order
+landing, a delete, a partial image, a truncate, a primary-key update) and compare the rows
+decided with the expected ones. No landing file is needed: a run over empty landing tables
+creates the relations they read.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytestmark = pytest.mark.dbt
+
+UNIT_TESTS = {
+    "current_state_orders_by_sort_key_applies_deletes_partials_and_truncates",
+    "row_history_versions_in_sort_key_order_ended_by_the_next_or_a_truncate",
+}
+
+
+def test_the_state_logic_unit_tests_pass(make_pipeline):
+    pipeline = make_pipeline("unit", {"cdc_formats": ["canal"], "cdc_unit_tests": True})
+    listed = pipeline.dbt("ls", "--resource-type", "unit_test", "--output", "name").result
+    assert set(listed) == UNIT_TESTS, listed
+    pipeline.dbt("run", "--select", "+current_state", "+row_history")
+    pipeline.dbt("test", "--select", "test_type:unit")
+    results = json.loads((pipeline.work_dir / "target" / "run_results.json").read_text(encoding="utf-8"))
+    passed = {r["unique_id"].rsplit(".", 1)[-1] for r in results["results"] if r["status"] == "pass"}
+    assert passed == UNIT_TESTS, results["results"]
+
+
+def test_unit_tests_stay_out_of_every_build(make_pipeline):
+    """Off by default: a `dbt build` of every batch does not run them."""
+    pipeline = make_pipeline("unit_off", {"cdc_formats": ["canal"]})
+    assert not pipeline.dbt("ls", "--resource-type", "unit_test", "--output", "name").result
