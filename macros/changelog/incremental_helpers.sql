@@ -344,7 +344,7 @@
 
 
 {#
-    True while dbt compiles a model for one of its unit tests (models/marts/_marts__unit_tests.yml):
+    True while dbt compiles a model for one of its unit tests (models/**/_*__unit_tests.yml):
     its inputs are then the test's given rows, so the macros that read the real tables at
     compile time (marks, probes) must not shape its SQL.
 #}

@@ -1,7 +1,9 @@
-"""The dbt unit tests of the state logic (models/marts/_marts__unit_tests.yml) pass.
+"""The dbt unit tests pass: the state logic (models/marts/_marts__unit_tests.yml) and the
+parsing of Canal and DataWorks (models/staging/<format>/_<format>__unit_tests.yml).
 
-They give current_state and row_history a few change_log / schema_changes rows (out-of-order
-landing, a delete, a partial image, a truncate, a primary-key update) and compare the rows
+The state tests give current_state and row_history a few change_log / schema_changes rows
+(out-of-order landing, a delete, a partial image, a truncate, a primary-key update); the
+staging tests give landed messages and the vocabulary rows they need. Each compares the rows
 decided with the expected ones. No landing file is needed: a run over empty landing tables
 creates the relations they read.
 """
@@ -15,13 +17,15 @@ import pytest
 pytestmark = pytest.mark.dbt
 
 UNIT_TESTS = {
+    "stg_canal_events_explodes_rows_classifies_and_keys",
+    "stg_dataworks_events_classifies_ops_and_update_halves",
     "current_state_orders_by_sort_key_applies_deletes_partials_and_truncates",
     "row_history_versions_in_sort_key_order_ended_by_the_next_or_a_truncate",
 }
 
 
-def test_the_state_logic_unit_tests_pass(make_pipeline):
-    pipeline = make_pipeline("unit", {"cdc_formats": ["canal"], "cdc_unit_tests": True})
+def test_the_dbt_unit_tests_pass(make_pipeline):
+    pipeline = make_pipeline("unit", {"cdc_formats": ["canal", "dataworks"], "cdc_unit_tests": True})
     listed = pipeline.dbt("ls", "--resource-type", "unit_test", "--output", "name").result
     assert set(listed) == UNIT_TESTS, listed
     pipeline.dbt("run", "--select", "+current_state", "+row_history")
