@@ -10,7 +10,10 @@
       than its file, so a plain `dbt run` on a new warehouse works without `dbt seed`. -#}
 
 
-{#- The seed materialization: dbt's, unless the table already holds this version of the file. -#}
+{#- The seed materialization: nothing when the table already holds this version of the file,
+    else the table created and filled from the CSV (cdc_load_seed) and versioned. Unlike
+    dbt's own it runs no pre- or post-hooks, grants or persist_docs: the project configures
+    none for seeds (extend it here if a deployment needs them). -#}
 {%- materialization seed, adapter='spark_cdc' -%}
   {%- set version = model.checksum.checksum -%}
   {#- dbt's seed task reads the file's rows from this result (`dbt seed --show`) -#}
