@@ -153,3 +153,30 @@
     where copies.copy_rank = 1
     {%- endif %}
 {%- endmacro %}
+
+
+{#
+    The body of a staging model's `operation_codes` CTE: the format's rows of the seed
+    cdc_operation_codes as (operation_code, code_event_class, code_operation), the names the
+    model left-joins where it classifies its messages.
+#}
+{% macro operation_codes(format_id) -%}
+    select
+        vendor_code as operation_code,
+        event_class as code_event_class,
+        operation as code_operation
+    from {{ ref('cdc_operation_codes') }}
+    where source_format = {{ cdc_sql_string(format_id) }}
+{%- endmacro %}
+
+
+{#
+    The body of a one-row CTE holding the format's type codes (seed cdc_type_codes, rows of
+    `type_field`) as one map vendor type -> canonical type, in column `map_name`, for lambdas
+    that type each column of a message.
+#}
+{% macro type_code_map(format_id, type_field, map_name) -%}
+    select map_from_entries(collect_list(struct(vendor_type, canonical_type))) as {{ map_name }}
+    from {{ ref('cdc_type_codes') }}
+    where source_format = {{ cdc_sql_string(format_id) }} and type_field = {{ cdc_sql_string(type_field) }}
+{%- endmacro %}

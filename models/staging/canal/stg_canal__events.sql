@@ -18,19 +18,12 @@
 {{ cdc_nothing_new_sql() }}
 {%- else %}
 with operation_codes as (
-    select
-        vendor_code as operation_code,
-        event_class as code_event_class,
-        operation as code_operation
-    from {{ ref('cdc_operation_codes') }}
-    where source_format = 'canal'
+    {{ operation_codes('canal') }}
 ),
 
 -- java.sql.Types numbers (`sqlType`) -> canonical types, one map for the lambdas below.
 sql_type_codes as (
-    select map_from_entries(collect_list(struct(vendor_type, canonical_type))) as sql_type_names
-    from {{ ref('cdc_type_codes') }}
-    where source_format = 'canal' and type_field = 'sqlType'
+    {{ type_code_map('canal', 'sqlType', 'sql_type_names') }}
 ),
 
 landed as (

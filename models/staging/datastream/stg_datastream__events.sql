@@ -20,12 +20,7 @@
 {%- set systems = datastream__source_systems() %}
 {%- set avro_types = datastream__avro_type_map() %}
 with operation_codes as (
-    select
-        vendor_code as operation_code,
-        event_class as code_event_class,
-        operation as code_operation
-    from {{ ref('cdc_operation_codes') }}
-    where source_format = 'datastream'
+    {{ operation_codes('datastream') }}
 ),
 
 landed as (

@@ -18,19 +18,12 @@
 {{ cdc_nothing_new_sql() }}
 {%- else %}
 with operation_codes as (
-    select
-        vendor_code as operation_code,
-        event_class as code_event_class,
-        operation as code_operation
-    from {{ ref('cdc_operation_codes') }}
-    where source_format = 'dataworks'
+    {{ operation_codes('dataworks') }}
 ),
 
 -- DataWorks field types (`type`, upper-cased) -> canonical types, one map for the lambda below.
 type_codes as (
-    select map_from_entries(collect_list(struct(vendor_type, canonical_type))) as type_names
-    from {{ ref('cdc_type_codes') }}
-    where source_format = 'dataworks' and type_field = 'type'
+    {{ type_code_map('dataworks', 'type', 'type_names') }}
 ),
 
 landed as (

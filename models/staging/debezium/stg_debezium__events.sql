@@ -24,12 +24,7 @@
 {%- set decode_values = debezium__read_needs_decoders(read_plan) %}
 {%- set placeholder = var('cdc_debezium_unavailable_value', '__debezium_unavailable_value') %}
 with operation_codes as (
-    select
-        vendor_code as operation_code,
-        event_class as code_event_class,
-        operation as code_operation
-    from {{ ref('cdc_operation_codes') }}
-    where source_format = 'debezium'
+    {{ operation_codes('debezium') }}
 ),
 
 landed as (

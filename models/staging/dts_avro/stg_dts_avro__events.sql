@@ -20,12 +20,7 @@
 {{ cdc_nothing_new_sql() }}
 {%- else %}
 with operation_codes as (
-    select
-        vendor_code as operation_code,
-        event_class as code_event_class,
-        operation as code_operation
-    from {{ ref('cdc_operation_codes') }}
-    where source_format = 'dts_avro'
+    {{ operation_codes('dts_avro') }}
 ),
 
 landed as (

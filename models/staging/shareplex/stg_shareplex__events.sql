@@ -19,12 +19,7 @@
 {%- else %}
 {%- set empty_image = 'cast(map() as map<string, string>)' %}
 with operation_codes as (
-    select
-        vendor_code as operation_code,
-        event_class as code_event_class,
-        operation as code_operation
-    from {{ ref('cdc_operation_codes') }}
-    where source_format = 'shareplex'
+    {{ operation_codes('shareplex') }}
 ),
 
 landed as (
