@@ -99,9 +99,13 @@ struct<
         ),
         transform_values(
             map_filter(coalesce({{ mysql_types }}, cast(map() as map<string, string>)), (column_name, mysql_type) -> nullif(trim(mysql_type), '') is not null),
-            (column_name, mysql_type) -> lower(regexp_replace(
-                trim(mysql_type), '\\(\\s*([0-9]+)\\s*,\\s*([0-9]+)\\s*\\)', '($1,$2)'
-            ))
+            {#- only a type with a scale has spaces to drop: skip the expression for the rest #}
+            (column_name, mysql_type) -> case
+                when contains(mysql_type, ',') then lower(regexp_replace(
+                    trim(mysql_type), '\\(\\s*([0-9]+)\\s*,\\s*([0-9]+)\\s*\\)', '($1,$2)'
+                ))
+                else lower(trim(mysql_type))
+            end
         )
     )
 {%- endmacro %}
@@ -129,11 +133,18 @@ struct<
     as ISO-8859-1 text of the bytes (one char per byte).
 #}
 {% macro canal__binary_columns(message_types) -%}
-    map_keys(map_filter(
-        {{ message_types }},
-        (column_name, column_type) -> regexp_extract(column_type, '^\\s*([a-z]+)', 1)
-            in ('binary', 'varbinary', 'blob', 'tinyblob', 'mediumblob', 'longblob')
-    ))
+    {#- one substring test of the message's type names first: most messages have no binary
+        column, and the per-column regular expression is what costs #}
+    case
+        when contains(concat_ws(' ', map_values({{ message_types }})), 'binary')
+            or contains(concat_ws(' ', map_values({{ message_types }})), 'blob')
+            then map_keys(map_filter(
+                {{ message_types }},
+                (column_name, column_type) -> regexp_extract(column_type, '^\\s*([a-z]+)', 1)
+                    in ('binary', 'varbinary', 'blob', 'tinyblob', 'mediumblob', 'longblob')
+            ))
+        else cast(array() as array<string>)
+    end
 {%- endmacro %}
 
 
