@@ -15,7 +15,7 @@ export SPARK_LOCAL_IP := 127.0.0.1
 # this 2-core machine; TEST_WORKERS=0 runs everything in one process.
 TEST_WORKERS ?= 2
 
-.PHONY: install demo test lint bench fuzz clean chromium cluster-start cluster-stop
+.PHONY: install demo test lint lint-checks bench fuzz clean chromium cluster-start cluster-stop
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -29,13 +29,16 @@ install: $(BIN)/python
 demo: install
 	$(BIN)/cdc-pipeline demo
 
-lint: install
+lint: install lint-checks
+
+# The checks alone: `make test` has just installed, a second install would cost half a minute.
+lint-checks:
 	$(BIN)/ruff check python_udfs tests
 	$(BIN)/sqlfluff lint models tests/data_tests
 
 test: install
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
-	$(MAKE) lint
+	$(MAKE) lint-checks
 
 # Debian's Chromium for tests/pytest/test_docs_site.py (Playwright drives it; no browser
 # download). Needs root; does nothing when chromium is already installed.

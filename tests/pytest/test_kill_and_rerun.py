@@ -4,6 +4,7 @@ subprocesses with their own warehouse, as a user would."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -18,6 +19,7 @@ from .conftest import PROJECT_DIR
 pytestmark = pytest.mark.dbt
 
 CLI = [sys.executable, "-m", "python_udfs.pipeline.cli", "--project-dir", str(PROJECT_DIR)]
+REBUILD_SNAPSHOTS = Path(__file__).with_name("rebuild_snapshots.py")
 # Only the format the test lands: the other formats' empty models add minutes, not coverage.
 DATAWORKS_ONLY = ["--vars", '{"cdc_formats": ["dataworks"]}']
 QUERIES = {
@@ -35,15 +37,23 @@ def run(env, *args, timeout=600):
     return result.stdout
 
 
-def snapshot(env, extra: dict[str, str] | None = None) -> list[str]:
-    """All tables (and any `extra` queries) in one query, one process start: sorted JSON lines
-    tagged by relation."""
-    sql = " union all ".join(
+def snapshot_sql(extra: dict[str, str] | None = None) -> str:
+    """All tables (and any `extra` queries) in one query: JSON rows tagged by relation."""
+    return " union all ".join(
         f"select '{name}' as relation, to_json(struct(*)) as row from ({query})"
         for name, query in {**QUERIES, **(extra or {})}.items()
     )
-    out = run(env, "query", sql)
-    return sorted(line for line in out.splitlines() if line.startswith("{"))
+
+
+def snapshot_rebuild_snapshot(env, tmp_path: Path, *dbt_args: str, extra: dict[str, str] | None = None):
+    """The tables as they are, then after `cdc-pipeline dbt DBT_ARGS` (a full rebuild): sorted
+    JSON lines tagged by relation, both taken in one process (rebuild_snapshots.py)."""
+    out = tmp_path / "snapshots.json"
+    result = subprocess.run([sys.executable, str(REBUILD_SNAPSHOTS), str(out), snapshot_sql(extra), *dbt_args],
+                            env=env, capture_output=True, text=True, timeout=900, cwd=PROJECT_DIR)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    snapshots = json.loads(out.read_text(encoding="utf-8"))
+    return snapshots["before"], snapshots["after"]
 
 
 def test_killed_build_is_repaired_by_the_next_run(tmp_path: Path):
@@ -77,8 +87,7 @@ def test_killed_build_is_repaired_by_the_next_run(tmp_path: Path):
     assert killed, "the build was not caught while writing current_state"
 
     run(env, "dbt", "build", *DATAWORKS_ONLY, "--target-path", str(tmp_path / "target"))
-    repaired = snapshot(env)
+    repaired, rebuilt = snapshot_rebuild_snapshot(
+        env, tmp_path, "build", "--full-refresh", *DATAWORKS_ONLY, "--target-path", str(tmp_path / "target"))
     assert any('"relation":"current_state"' in line for line in repaired), "nothing was built"
-
-    run(env, "dbt", "build", "--full-refresh", *DATAWORKS_ONLY, "--target-path", str(tmp_path / "target"))
-    assert snapshot(env) == repaired
+    assert rebuilt == repaired

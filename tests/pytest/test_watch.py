@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from .conftest import PROJECT_DIR
-from .test_kill_and_rerun import CLI, run, snapshot
+from .test_kill_and_rerun import CLI, snapshot_rebuild_snapshot
 
 pytestmark = pytest.mark.dbt
 
@@ -104,8 +104,9 @@ def test_watch_lands_builds_stops_and_survives_a_kill(tmp_path: Path):
 
     # the landed messages too: a full rebuild must not change them either
     landed = {"landed": "select raw_value from cdc_landing.raw_canal"}
-    repaired = snapshot(env, landed)
+    repaired, rebuilt = snapshot_rebuild_snapshot(
+        env, tmp_path, "build", "--full-refresh", "--vars", CANAL_ONLY, "--target-path", str(tmp_path / "target"),
+        extra=landed)
     assert any('"relation":"current_state"' in line for line in repaired)
     assert len([line for line in repaired if '"relation":"landed"' in line]) == len(lines)
-    run(env, "dbt", "build", "--full-refresh", "--vars", CANAL_ONLY, "--target-path", str(tmp_path / "target"))
-    assert snapshot(env, landed) == repaired
+    assert rebuilt == repaired
