@@ -324,8 +324,8 @@ struct<
 {#
     Whether the staging model must call the Python UDFs for this read (`read_plan`, from
     staging_read_plan): true when a message it reads may need them
-    (debezium__may_need_decoders), at parse time, and before its landing table exists (a
-    compile or lint of a new project). One query that stops at the first
+    (debezium__may_need_decoders), at parse time, in a unit test, and before its landing table
+    exists (a compile or lint of a new project). One query that stops at the first
     such message. Spark passes every row it reaches through a Python UDF, even inside a
     `case`, so a read without such messages skips the UDFs altogether (a third of this
     model's time on 200,000 messages without decimals). Deciding per read, not per row,
@@ -334,12 +334,12 @@ struct<
 #}
 {% macro debezium__read_needs_decoders(read_plan) %}
     {%- set override = var('cdc_sources', {}).get('debezium', {}) -%}
-    {%- if not execute or adapter.get_relation(
+    {%- if not execute or cdc_in_unit_test() or adapter.get_relation(
             database=none,
             schema=override.get('schema', var('cdc_landing_schema')),
             identifier=override.get('identifier', cdc_format('debezium')['landing_table'])) is none -%}
-        {#- nothing to probe (parse time, or a compile or lint before anything landed):
-            the whole flow, decoders included -#}
+        {#- nothing to probe (parse time, a unit test's given rows, or a compile or lint
+            before anything landed): the whole flow, decoders included -#}
         {{ return(true) }}
     {%- endif -%}
     {%- set probe -%}

@@ -174,9 +174,56 @@
     The body of a one-row CTE holding the format's type codes (seed cdc_type_codes, rows of
     `type_field`) as one map vendor type -> canonical type, in column `map_name`, for lambdas
     that type each column of a message.
+    The map is a literal written from the seed's CSV file when the model is compiled: Spark
+    folds a literal into the lambdas, while a map read from the seed table is looked up
+    again for every column of every message (about 15% of Canal's staging on 1M messages,
+    bench/results/2026-11-27-where-1m-canal-goes.md). The seed stays the model's parent, so
+    an edited CSV still marks the model changed. A unit test reads its given rows instead.
 #}
 {% macro type_code_map(format_id, type_field, map_name) -%}
+    {%- set seed_relation = ref('cdc_type_codes') -%}
+    {%- set rows = cdc_seed_file_rows('cdc_type_codes') if execute and not cdc_in_unit_test() else none -%}
+    {%- if rows is none %}
     select map_from_entries(collect_list(struct(vendor_type, canonical_type))) as {{ map_name }}
-    from {{ ref('cdc_type_codes') }}
+    from {{ seed_relation }}
     where source_format = {{ cdc_sql_string(format_id) }} and type_field = {{ cdc_sql_string(type_field) }}
+    {%- else -%}
+    {%- set pairs = [] -%}
+    {%- for row in rows if row.source_format == format_id and row.type_field == type_field -%}
+        {%- do pairs.append(cdc_sql_string(row.vendor_type) ~ ', ' ~ cdc_sql_string(row.canonical_type)) -%}
+    {%- endfor -%}
+    -- the rows of {{ seed_relation }} for this format and field, as written in its CSV file
+    select
+        {%- if pairs %}
+        map({{ pairs | join(', ') }})
+        {%- else %}
+        cast(map() as map<string, string>)
+        {%- endif %} as {{ map_name }}
+    {%- endif -%}
+{%- endmacro %}
+
+
+{#
+    The rows of seed `seed_name`'s CSV file as mappings column -> text, read when a model is
+    compiled (the file the seed table is loaded from; adapter method cdc_read_seed_rows).
+#}
+{% macro cdc_seed_file_rows(seed_name) -%}
+    {%- set found = [] -%}
+    {%- for node in graph.nodes.values() if node.resource_type == 'seed' and node.name == seed_name -%}
+        {%- do found.append(node) -%}
+    {%- endfor -%}
+    {%- if not found -%}
+        {{ exceptions.raise_compiler_error('no seed named ' ~ seed_name) }}
+    {%- endif -%}
+    {%- set lines = adapter.cdc_read_seed_rows(found[0].root_path ~ '/' ~ found[0].original_file_path) -%}
+    {%- set header = lines[0] -%}
+    {%- set rows = [] -%}
+    {%- for line in lines[1:] -%}
+        {%- set row = {} -%}
+        {%- for name in header -%}
+            {%- do row.update({name: line[loop.index0] if loop.index0 < line | length else ''}) -%}
+        {%- endfor -%}
+        {%- do rows.append(row) -%}
+    {%- endfor -%}
+    {{ return(rows) }}
 {%- endmacro %}
