@@ -287,7 +287,8 @@
     data it checks (same versions of every model it reads, same compiled SQL) is not run again
     (status PASS, 0 failures, no query; adapter response code `cdc_already_passed`). Passes
     are remembered at the end of each invocation (cdc_remember_passed_tests, an on-run-end
-    hook) as table properties `cdc.passed.<test>` of the test's first model.
+    hook) as table properties `cdc.passed.<test>` of the test's first model or seed (a seed's
+    tests then cost nothing until its file changes: its table is reloaded without them).
     `--vars '{cdc_full_checks: true}'` runs every test regardless; `dbt test` alone, tests
     reading a source without a committed mark (a user's own raw table), and tests never
     passed always run.
@@ -295,8 +296,9 @@
 {%- macro cdc_test_home(node) -%}
     {%- for unique_id in node.depends_on.nodes | sort -%}
         {%- set parent = graph.nodes.get(unique_id) -%}
-        {%- if parent is not none and parent.resource_type == 'model'
-              and parent.config.materialized in ('table', 'incremental', 'view') -%}
+        {%- if parent is not none and (parent.resource_type == 'seed'
+              or (parent.resource_type == 'model'
+                  and parent.config.materialized in ('table', 'incremental', 'view'))) -%}
             {{ return(parent) }}
         {%- endif -%}
     {%- endfor -%}
