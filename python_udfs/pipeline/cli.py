@@ -140,6 +140,7 @@ def command_watch(project_dir: Path, paths: list[str], format_id: str | None, ar
         interval=args.interval,
         settle=args.settle,
         max_batches=args.max_batches,
+        small_batch=args.small_batch,
         stop=stop,
     )
     print(f"stopped after {batches} batches", flush=True)
@@ -368,6 +369,8 @@ def main(argv: list[str] | None = None) -> int:
     watch.add_argument("--dbt-arg", dest="dbt_args", action="append", default=[],
                        help="extra dbt argument, repeatable (e.g. --dbt-arg=--exclude --dbt-arg=typed)")
     watch.add_argument("--max-batches", type=int, default=None, help="stop after this many batches")
+    watch.add_argument("--small-batch", type=int, default=100_000,
+                       help="build a batch of fewer messages than this without generated code (default 100000; 0: never)")
     dbt = commands.add_parser("dbt", help="run a dbt command in this process")
     dbt.add_argument("dbt_args", nargs=argparse.REMAINDER)
     commands.add_parser("summary", help="print change-log and current-state figures")

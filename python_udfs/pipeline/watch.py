@@ -12,10 +12,19 @@ Stopping: Ctrl-C or SIGTERM asks the loop to stop; the batch in progress (its la
 build) finishes first. Killed at any moment instead (``kill -9``), nothing is lost: a
 landing is one insert, a build that died midway is repaired by the next one, and on restart
 the first cycle lands whatever is not landed yet and builds.
+
+Small batches run interpreted: a batch of fewer than ``small_batch`` messages is built with
+Spark's generated code off (whole-stage and expression code generation), a larger one with the
+session's settings. On a batch of a few thousand rows, compiling each statement's generated
+code costs more than it saves: a 1,000-message batch of five formats built 12% faster warm
+(bench/SUMMARY.md, 2026-11-27 morning), while on 1M messages the generated code is worth at most
+a few percent. Setting ``CDC_WHOLE_STAGE_CODEGEN`` or ``CDC_CODEGEN_FACTORY_MODE`` yourself
+turns this off: the session keeps what you set.
 """
 
 from __future__ import annotations
 
+import os
 import signal
 import time
 from collections.abc import Callable
@@ -56,6 +65,33 @@ class WatchedFiles:
         self.landed.update(files)
 
 
+# The profile's variables of Spark's generated-code settings, and their value for a small
+# batch (interpreted). dbt-spark applies the profile's settings to the session before every
+# statement, so a batch's settings go through the variables the profile reads; they are not
+# part of dbt's profile hash, so changing them does not make dbt parse the project again.
+CODEGEN_VARIABLES = {"CDC_WHOLE_STAGE_CODEGEN": "false", "CDC_CODEGEN_FACTORY_MODE": "NO_CODEGEN"}
+
+
+class CodegenBySize:
+    """Generated code off for a batch of fewer than ``small_batch`` messages, the profile's
+    defaults otherwise; a variable the user set before the start is left alone."""
+
+    def __init__(self, small_batch: int) -> None:
+        self.small_batch = small_batch
+        self.managed = [name for name in CODEGEN_VARIABLES if name not in os.environ]
+
+    def fit(self, messages: int | None) -> bool:
+        """Settings for a batch of ``messages`` (None: unknown, the profile's defaults);
+        returns whether this batch runs interpreted by this choice."""
+        small = messages is not None and messages < self.small_batch
+        for name in self.managed:
+            if small:
+                os.environ[name] = CODEGEN_VARIABLES[name]
+            else:
+                os.environ.pop(name, None)
+        return small and bool(self.managed)
+
+
 class StopFlag:
     """Set by SIGINT/SIGTERM; the loop checks it between batches."""
 
@@ -89,6 +125,7 @@ def watch(
     interval: float = 2.0,
     settle: float = 1.0,
     max_batches: int | None = None,
+    small_batch: int = 100_000,
     stop: StopFlag | None = None,
     log: Callable[[str], None] = print,
 ) -> int:
@@ -96,9 +133,13 @@ def watch(
 
     ``plan`` maps a format id to the files and folders to watch for it; ``build`` runs dbt
     and returns its success. The first cycle always builds (it repairs a build that an
-    earlier process was killed in); later cycles build only when something landed.
+    earlier process was killed in); later cycles build only when something landed. A batch of
+    fewer than ``small_batch`` new messages builds without generated code (module docstring);
+    a first cycle that landed nothing may have any amount left to build, so it keeps the
+    session's settings.
     """
     stop = stop or StopFlag()
+    codegen = CodegenBySize(small_batch)
     seen = WatchedFiles()
     batches, first = 0, True
     while not stop.requested:
@@ -118,6 +159,7 @@ def watch(
                 landed[format_id] = result.messages_landed
         landing_seconds = time.perf_counter() - started
         if landed or first:
+            interpreted = codegen.fit(sum(landed.values()) if landed else None)
             ok = build()
             batches += 1
             total = time.perf_counter() - started
@@ -125,6 +167,7 @@ def watch(
             log(
                 f"batch {batches}: landed {sum(landed.values())} messages ({what}) in "
                 f"{landing_seconds:.1f} s, built in {total - landing_seconds:.1f} s"
+                f"{' (small batch: without generated code)' if interpreted else ''}"
                 f"{'' if ok else ' (dbt reported failures: see its output; the next batch retries)'}"
             )
             first = False
