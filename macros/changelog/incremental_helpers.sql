@@ -176,20 +176,52 @@
     The staging events of every enabled format whose class is one of `event_classes`, in that
     format's read window (read_window): one select per staging model, each filtered on
     literal landing times, so Parquet skips the files of batches already processed and a
-    model with nothing new reads next to nothing.
+    model with nothing new reads next to nothing. With `before_window`, the events earlier
+    runs read instead (read_before_window_condition).
 #}
-{% macro staged_events_since(event_classes, window) -%}
+{% macro staged_events_since(event_classes, window, before_window=false) -%}
     {%- for format_id in cdc_enabled_formats() %}
     select staged.*
     from {{ ref(cdc_format(format_id)['staging_model']) }} as staged
     where staged.event_class in ({% for c in event_classes %}{{ cdc_sql_string(c) }}{{ ", " if not loop.last }}{% endfor %})
-        {%- if format_id in window %}
+        {%- if before_window %}
+        and {{ read_before_window_condition('staged.landed_at', window[format_id]) if format_id in window else 'false' }}
+        {%- elif format_id in window %}
         and {{ read_window_condition('staged.landed_at', window[format_id]) }}
         {%- endif %}
     {%- if not loop.last %}
     union all
     {%- endif %}
     {%- endfor %}
+{%- endmacro %}
+
+
+{#
+    SQL condition: the landing time `column` is before one format's read_window entry, i.e.
+    the row was read by an earlier run: at or before `after` when strict, before it when not
+    (the non-strict window reads `after` again). False for an entry without `after` (the
+    window reads the whole format).
+#}
+{% macro read_before_window_condition(column, entry) -%}
+    {%- if entry.after is none -%}
+        {{- return('false') -}}
+    {%- endif -%}
+    {{- column ~ (' <= ' if entry.strict else ' < ') ~ entry.after -}}
+{%- endmacro %}
+
+
+{#
+    SQL condition: the row of `relation` was read by an earlier run of the model
+    (read_before_window_condition of its format's read_window entry). A format without an
+    entry, or a row without a format, is read whole by this run, so never before it.
+#}
+{% macro landed_before_window(relation, window) -%}
+    (
+        {%- for format_id, entry in window.items() if entry.after is not none %}
+        ({{ relation }}.source_format = {{ cdc_sql_string(format_id) }} and {{ read_before_window_condition(relation ~ '.landed_at', entry) }}) or
+        {%- endfor %}
+        false
+    )
 {%- endmacro %}
 
 

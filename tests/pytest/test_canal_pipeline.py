@@ -389,6 +389,18 @@ def test_redelivered_message_is_kept_once(mixed):
         "select count(*) as n, count(distinct change_id) as d from {s}.change_log where table_id = 'shop.orders' and operation = 'insert'"
     )[0]
     assert counts == {"n": 6, "d": 6}
+    # the copies left out are listed, each with a kept copy in the change log (read by an
+    # earlier run: the redelivery landed in a later batch)
+    left_out = mixed.sql(
+        """select r.kept_copy, s.origin, s.origin_offset, c.message_id is not null as kept_logged
+           from {s}_staging.int_redelivered_changes as r
+           join {s}_staging.stg_canal__events as s on r.event_id = s.event_id
+           left join {s}.change_log as c on r.change_id = c.change_id"""
+    )
+    assert {(r["kept_copy"], r["origin"].split("/")[-1], r["origin_offset"], r["kept_logged"]) for r in left_out} == {
+        ("earlier_run", "batch-2.jsonl", 3, True)
+    }
+    assert len(left_out) == 6
 
 
 def test_every_message_and_row_is_accounted_for(mixed):

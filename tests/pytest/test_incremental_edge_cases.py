@@ -227,7 +227,8 @@ def test_staging_reads_only_committed_batches(make_pipeline):
     pipeline.build()
     table = f"{pipeline.schema}_landing.raw_dataworks"
     committed = table_properties(pipeline, table)["cdc.committed_through"]
-    for relation in ("{s}_staging.stg_dataworks__events", "{s}.change_log", "{s}.current_state", "{s}.row_history"):
+    for relation in ("{s}_staging.stg_dataworks__events", "{s}_staging.int_redelivered_changes", "{s}.current_state",
+                     "{s}.row_history"):
         assert read_through(pipeline, relation.format(s=pipeline.schema)) == {"dataworks": committed}
 
     # a batch still being written: its rows are there, its commit not recorded yet
@@ -262,7 +263,7 @@ def test_marks_left_behind_by_a_killed_run_read_again(make_pipeline):
 
     pipeline.land("dataworks", [change("INSERT", 4000 + n, after={"id": n, "v": f"a{n}"}) for n in (1, 2, 3)])
     pipeline.build()
-    models = ["{s}.change_log", "{s}.current_state", "{s}.row_history", "{s}.schema_changes",
+    models = ["{s}_staging.int_redelivered_changes", "{s}.current_state", "{s}.row_history", "{s}.schema_changes",
               "{s}.quarantine", "{s}_staging.int_update_halves_paired",
               "{s}_staging.int_stream_batches"]
     first = {m: read_through(pipeline, m.format(s=pipeline.schema)) for m in models}
@@ -289,6 +290,40 @@ def test_marks_left_behind_by_a_killed_run_read_again(make_pipeline):
     incremental = as_set(pipeline.sql(STATE)), as_set(pipeline.sql(HISTORY)), as_set(progress)
     pipeline.rebuild()
     assert (as_set(pipeline.sql(STATE)), as_set(pipeline.sql(HISTORY)), as_set(pipeline.sql(PROGRESS))) == incremental
+
+
+def test_repeated_deliveries_are_listed_once_and_the_copies_recorded(make_pipeline):
+    """change_log is a view over staging: a change delivered again in the same batch or in a
+    later one is listed once (the first staged copy), its other copies are recorded in
+    int_redelivered_changes with where the kept copy was read, and a full rebuild agrees."""
+    pipeline = make_pipeline("repeats", {"cdc_formats": ["dataworks"]})
+    columns = [("id", "LONG"), ("v", "STRING")]
+
+    def insert(n):
+        return dataworks_message("INSERT", "r", columns=columns, primary_key=["id"],
+                                 after={"id": n, "v": f"r{n}"}, sequence_id=str(5000 + n))
+
+    pipeline.land("dataworks", [insert(1), insert(2), insert(1)])  # a copy in the same batch
+    pipeline.build()
+    pipeline.land("dataworks", [insert(2), insert(3)])  # a copy of an earlier batch's change
+    pipeline.build()
+
+    logged = pipeline.sql("select row_key, origin_offset from {s}.change_log order by row_key")
+    assert [(r["row_key"], r["origin_offset"]) for r in logged] == [("1", 1), ("2", 2), ("3", 2)]
+    copies = """select r.kept_copy, s.row_key, s.origin_offset
+                from {s}_staging.int_redelivered_changes as r
+                join {s}_staging.stg_dataworks__events as s on r.event_id = s.event_id"""
+    incremental = as_set(pipeline.sql(copies))
+    assert incremental == {
+        (("kept_copy", "same_run"), ("origin_offset", 3), ("row_key", "1")),
+        (("kept_copy", "earlier_run"), ("origin_offset", 1), ("row_key", "2")),
+    }
+    state = as_set(pipeline.sql(STATE))
+    pipeline.rebuild()
+    # rebuilt in one run, both copies are of the same run; the same copies are left out
+    assert {(dict(r)["row_key"], dict(r)["origin_offset"]) for r in as_set(pipeline.sql(copies))} == {("1", 3), ("2", 1)}
+    assert as_set(pipeline.sql(STATE)) == state
+    assert len(pipeline.sql("select change_id from {s}.change_log")) == 3
 
 
 def test_versions_without_a_commit_time_stay_in_history_and_as_of(make_pipeline):

@@ -81,8 +81,8 @@ def test_a_build_with_nothing_new_skips_every_model_and_passed_test(built):
     # nothing committed since staging's last complete run (its table properties say so) and
     # nothing else changed: no model runs a query to shape SQL that will not run
     assert shaping_queries(pipeline) == counts_before
-    for name in ("stg_canal__events", "change_log", "current_state", "row_history", "schema_changes",
-                 "quarantine", "int_update_halves_paired", "unpaired_update_halves", "int_stream_batches",
+    for name in ("stg_canal__events", "change_log", "int_redelivered_changes", "current_state", "row_history",
+                 "schema_changes", "quarantine", "int_update_halves_paired", "unpaired_update_halves", "int_stream_batches",
                  "stream_progress"):
         assert name in skipped, f"{name} ran with nothing new: {statuses(second)}"
     # stream_progress is a view: its freshness is measured when queried, so it grows untouched
@@ -140,10 +140,11 @@ def test_a_landing_table_without_a_committed_mark_is_always_read(built):
 def test_a_run_that_recorded_nothing_runs_again(built):
     pipeline, _ = built
     pipeline.build()
-    # as if change_log's last run had been killed after its insert, before recording its inputs
-    pipeline.sql("alter table {s}.change_log set tblproperties ('cdc.inputs' = '')")
+    # as if int_redelivered_changes' last run had been killed after its insert, before
+    # recording its inputs
+    pipeline.sql("alter table {s}_staging.int_redelivered_changes set tblproperties ('cdc.inputs' = '')")
     ran = statuses(pipeline.build())
-    assert ran["change_log"] != SKIP, ran
+    assert ran["int_redelivered_changes"] != SKIP, ran
     assert ran["stg_canal__events"] == SKIP, ran
 
 
