@@ -226,6 +226,35 @@
 
 
 {#
+    The changes a state model (current_state, row_history) reads: change_log in its read window.
+    In an incremental `dbt run`/`build` they are computed once and cached for the statement
+    (CACHE TABLE, a temporary view named by cached_changes_name; the model's post-hook drops
+    it); elsewhere (a full build, compile, docs, a model about to be skipped) the query is
+    inlined. The state models refer to their new changes in many places of one plan, and each
+    reference inlined the change_log view (a union over every staging model): the incremental
+    plan of current_state grew to 25,180 nodes and 47 s in Spark on a 1% increment
+    (bench/results/2026-11-27-morning-change-log-view.md). Returns a relation to select from.
+#}
+{% macro state_new_changes(window) -%}
+    {%- set query = 'select changes.* from ' ~ ref('change_log') ~ ' as changes where '
+                    ~ landed_since_mark('changes', window) -%}
+    {%- if execute and is_incremental() and flags.WHICH in ('run', 'build') and not cdc_in_unit_test()
+          and not cdc_inputs_unchanged() -%}
+        {%- do run_query('drop view if exists ' ~ cached_changes_name()) -%}
+        {%- do run_query('cache table ' ~ cached_changes_name() ~ ' as ' ~ query) -%}
+        {{- return(cached_changes_name()) -}}
+    {%- endif -%}
+    {{- return('(' ~ query ~ ')') -}}
+{%- endmacro %}
+
+
+{# The temporary view state_new_changes caches a model's new changes in (its post-hook drops it). #}
+{% macro cached_changes_name() -%}
+    {{- return('cdc_new_changes__' ~ this.identifier) -}}
+{%- endmacro %}
+
+
+{#
     The marks (source_format, high_water_mark) current_state and row_history have read through
     already: per format, where this run's read starts (the `after` of its read_window
     entries), as literal rows, so they need no scan of the model. No rows on a full build.

@@ -3,6 +3,7 @@
         materialized='incremental',
         incremental_strategy=current_state_write_strategy(),
         partition_by=['key_bucket'],
+        post_hook="drop view if exists {{ cached_changes_name() }}",
     )
 }}
 
@@ -13,10 +14,10 @@
 {%- set window = read_window('state') %}
 {#- a late change can rebuild a key only where a prior row was merged from partial images -#}
 {%- set rebuild_merged_keys = is_incremental() and relation_has_row(this, 'image_is_merged') %}
+-- change_log in the read window (cached once in an incremental run: macro state_new_changes)
 with new_changes as (
     select changes.*
-    from {{ ref('change_log') }} as changes
-    where {{ landed_since_mark('changes', window) }}
+    from {{ state_new_changes(window) }} as changes
 ),
 
 -- Truncates and dropped tables landed since the last run.

@@ -3,6 +3,7 @@
         materialized='incremental',
         incremental_strategy=current_state_write_strategy(),
         partition_by=['key_bucket'],
+        post_hook="drop view if exists {{ cached_changes_name() }}",
     )
 }}
 
@@ -17,10 +18,10 @@
 {%- set window = read_window('state') %}
 {#- versions end by a truncate only where schema_changes holds one -#}
 {%- set any_clearings = relation_has_row(ref('schema_changes'), 'clears_table and table_id is not null') %}
+-- change_log in the read window (cached once in an incremental run: macro state_new_changes)
 with new_changes as (
     select changes.*
-    from {{ ref('change_log') }} as changes
-    where {{ landed_since_mark('changes', window) }}
+    from {{ state_new_changes(window) }} as changes
 ),
 
 -- Truncates and dropped tables landed since the last run.
