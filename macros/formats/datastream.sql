@@ -53,31 +53,11 @@ struct<
 
 {#
     Avro primitive and logical types (as landing writes them into `_avro_payload_types`) ->
-    canonical column types.
+    canonical column types: the seed cdc_type_codes, rows `datastream`/`avro`, read when the
+    model compiles.
 #}
 {% macro datastream__avro_type_map() %}
-    {{ return({
-        'boolean': 'boolean',
-        'int': 'int',
-        'long': 'bigint',
-        'float': 'float',
-        'double': 'double',
-        'bytes': 'binary',
-        'fixed': 'binary',
-        'string': 'string',
-        'enum': 'string',
-        'uuid': 'string',
-        'date': 'date',
-        'time-millis': 'string',
-        'time-micros': 'string',
-        'timestamp-millis': 'timestamp',
-        'timestamp-micros': 'timestamp',
-        'local-timestamp-millis': 'timestamp',
-        'local-timestamp-micros': 'timestamp',
-        'record': 'string',
-        'array': 'string',
-        'map': 'string',
-    }) }}
+    {{ return(seed_type_codes('datastream', 'avro')) }}
 {% endmacro %}
 
 

@@ -58,57 +58,22 @@ struct<
 {%- endmacro %}
 
 
-{# Kafka Connect schema types -> canonical types (struct/array/map values are JSON text). #}
+{#
+    Kafka Connect schema types -> canonical types (struct/array/map values are JSON text): the
+    seed cdc_type_codes, rows `debezium`/`type`, read when the model compiles.
+#}
 {% macro debezium__type_map() %}
-    {{ return({
-        'int8': 'tinyint',
-        'int16': 'smallint',
-        'int32': 'int',
-        'int64': 'bigint',
-        'float': 'float',
-        'float32': 'float',
-        'double': 'double',
-        'float64': 'double',
-        'boolean': 'boolean',
-        'string': 'string',
-        'bytes': 'binary',
-        'struct': 'string',
-        'array': 'string',
-        'map': 'string',
-    }) }}
+    {{ return(seed_type_codes('debezium', 'type')) }}
 {% endmacro %}
 
 
 {#
-    Debezium / Kafka Connect logical types (the schema's `name`) -> canonical types. Decimals
-    are `decimal(p,s)` (see debezium__column_type). Times of day are text (`HH:mm:ss.fff`):
-    Spark has no TIME type.
+    Debezium / Kafka Connect logical types (the schema's `name`) -> canonical types: the seed
+    cdc_type_codes, rows `debezium`/`name`. Decimals are `decimal(p,s)` (see
+    debezium__column_type). Times of day are text (`HH:mm:ss.fff`): Spark has no TIME type.
 #}
 {% macro debezium__logical_type_map() %}
-    {{ return({
-        'io.debezium.time.Date': 'date',
-        'org.apache.kafka.connect.data.Date': 'date',
-        'io.debezium.time.Time': 'string',
-        'io.debezium.time.MicroTime': 'string',
-        'io.debezium.time.NanoTime': 'string',
-        'org.apache.kafka.connect.data.Time': 'string',
-        'io.debezium.time.ZonedTime': 'string',
-        'io.debezium.time.Timestamp': 'timestamp',
-        'io.debezium.time.MicroTimestamp': 'timestamp',
-        'io.debezium.time.NanoTimestamp': 'timestamp',
-        'io.debezium.time.ZonedTimestamp': 'timestamp',
-        'org.apache.kafka.connect.data.Timestamp': 'timestamp',
-        'io.debezium.time.Year': 'int',
-        'io.debezium.time.MicroDuration': 'bigint',
-        'io.debezium.time.Interval': 'string',
-        'io.debezium.data.VariableScaleDecimal': 'string',
-        'io.debezium.data.Bits': 'binary',
-        'io.debezium.data.Json': 'string',
-        'io.debezium.data.Xml': 'string',
-        'io.debezium.data.Uuid': 'string',
-        'io.debezium.data.Enum': 'string',
-        'io.debezium.data.EnumSet': 'string',
-    }) }}
+    {{ return(seed_type_codes('debezium', 'name')) }}
 {% endmacro %}
 
 

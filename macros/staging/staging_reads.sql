@@ -204,18 +204,41 @@
 
 
 {#
+    A format's rows of the seed cdc_type_codes for one `type_field`, as a dict vendor type ->
+    canonical type read from the seed's CSV when the model compiles, for a format that writes
+    its type mapping into SQL as literals (a `case` per column: Debezium). The model refs the
+    seed (`-- depends_on: {{ ref('cdc_type_codes') }}`), so an edited CSV marks it changed.
+    Empty at parse time, where the SQL is not run.
+#}
+{% macro seed_type_codes(format_id, type_field) -%}
+    {%- set codes = {} -%}
+    {%- if execute -%}
+        {%- for row in cdc_seed_file_rows('cdc_type_codes')
+              if row.source_format == format_id and row.type_field == type_field -%}
+            {%- do codes.update({row.vendor_type: row.canonical_type}) -%}
+        {%- endfor -%}
+    {%- endif -%}
+    {{ return(codes) }}
+{%- endmacro %}
+
+
+{#
     The rows of seed `seed_name`'s CSV file as mappings column -> text, read when a model is
     compiled (the file the seed table is loaded from; adapter method cdc_read_seed_rows).
 #}
 {% macro cdc_seed_file_rows(seed_name) -%}
     {%- set found = [] -%}
-    {%- for node in graph.nodes.values() if node.resource_type == 'seed' and node.name == seed_name -%}
-        {%- do found.append(node) -%}
+    {%- for node in (graph.get('nodes') or {}).values() if node.resource_type == 'seed' and node.name == seed_name -%}
+        {%- do found.append(node.root_path ~ '/' ~ node.original_file_path) -%}
     {%- endfor -%}
+    {%- if not found and cdc_in_unit_test() -%}
+        {#- a unit test's context has no graph: the seed's file in the project's seeds/ -#}
+        {%- do found.append('seeds/' ~ seed_name ~ '.csv') -%}
+    {%- endif -%}
     {%- if not found -%}
         {{ exceptions.raise_compiler_error('no seed named ' ~ seed_name) }}
     {%- endif -%}
-    {%- set lines = adapter.cdc_read_seed_rows(found[0].root_path ~ '/' ~ found[0].original_file_path) -%}
+    {%- set lines = adapter.cdc_read_seed_rows(found[0]) -%}
     {%- set header = lines[0] -%}
     {%- set rows = [] -%}
     {%- for line in lines[1:] -%}

@@ -10,8 +10,10 @@
 -- decoded at landing): row changes in the staging contract, invalid events with a reason.
 -- Flow, one CTE per step: landed -> new_messages -> parsed -> fields -> identified -> classified
 --    -> shaped -> keyed -> with_keys -> positioned -> events -> contract_rows
--- Its operation codes: seeds/cdc_operation_codes.csv (the operation_codes CTE); its value
--- conversions and other vocabulary: macros/formats/datastream.sql.
+-- Its operation codes: seeds/cdc_operation_codes.csv (the operation_codes CTE); its Avro
+-- column types: seeds/cdc_type_codes.csv (rows `datastream`, written into the SQL as literals
+-- when the model compiles); its value conversions: macros/formats/datastream.sql.
+-- depends_on: {{ ref('cdc_type_codes') }}
 {%- set read_plan = staging_read_plan('datastream') %}
 {%- if read_plan.nothing_new %}
 -- nothing landed since the last complete batch: nothing to parse

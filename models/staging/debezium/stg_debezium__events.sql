@@ -14,8 +14,10 @@
 -- Flow, one CTE per step: landed -> new_messages -> parsed -> enveloped -> fields -> identified
 --    -> tabled -> classified -> filled -> logical -> decoded -> imaged -> shaped -> keyed ->
 --    with_keys -> positioned -> events -> contract_rows
--- Its operation codes: seeds/cdc_operation_codes.csv (the operation_codes CTE); its value
--- conversions and other vocabulary: macros/formats/debezium.sql.
+-- Its operation codes: seeds/cdc_operation_codes.csv (the operation_codes CTE); its column
+-- types: seeds/cdc_type_codes.csv (rows `debezium`, written into the SQL as literals when the
+-- model compiles, debezium__column_type); its value conversions: macros/formats/debezium.sql.
+-- depends_on: {{ ref('cdc_type_codes') }}
 {%- set read_plan = staging_read_plan('debezium') %}
 {%- if read_plan.nothing_new %}
 -- nothing landed since the last complete batch: nothing to parse

@@ -111,10 +111,13 @@ class SparkCdcAdapter(SparkAdapter):
         """The rows of a seed's CSV file, header first, every value as text (the seeds of
         this project are vocabularies: codes such as ``-7`` stay text). The on-run-start hook
         loads a seed table from them when it is missing or older than its file
-        (include/macros/seeds.sql), so a plain ``dbt run`` needs no ``dbt seed`` first.
+        (include/macros/seeds.sql), so a plain ``dbt run`` needs no ``dbt seed`` first. A
+        relative ``path`` is taken from the project's root.
         """
         import csv
+        import os
 
+        path = os.path.join(self.config.project_root, path)  # (an absolute path stays as it is)
         with open(path, newline="", encoding="utf-8") as handle:
             return [row for row in csv.reader(handle) if row]
 
