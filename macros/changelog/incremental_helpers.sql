@@ -230,10 +230,10 @@
     In an incremental `dbt run`/`build` they are computed once and cached for the statement
     (CACHE TABLE, a temporary view named by cached_changes_name; the model's post-hook drops
     it); elsewhere (a full build, compile, docs, a model about to be skipped) the query is
-    inlined. The state models refer to their new changes in many places of one plan, and each
-    reference inlined the change_log view (a union over every staging model): the incremental
-    plan of current_state grew to 25,180 nodes and 47 s in Spark on a 1% increment
-    (bench/results/2026-11-27-morning-change-log-view.md). Returns a relation to select from.
+    inlined. The state models refer to their new changes in several places of one plan, and
+    each reference would read the change_log view again: a union over every staging model
+    and the anti join of repeated copies, where a table was one scan. Returns a relation to
+    select from.
 #}
 {% macro state_new_changes(window) -%}
     {%- set query = 'select changes.* from ' ~ ref('change_log') ~ ' as changes where '
