@@ -53,6 +53,8 @@ new_id_hashes as (
 -- Change ids read more than once by this run, or read by an earlier run too: only they can
 -- have a repeated copy. Searched on a 64-bit hash of the id (a collision only adds a
 -- candidate), so the search moves a few bytes per change; what it finds is small, broadcast.
+-- Inner joins on these distinct hashes, not semi joins: Spark pushes a semi join below a
+-- union (new_changes, earlier_changes), copying the other side into every branch.
 candidate_hashes as (
     select xxhash64(new_changes.change_id) as id_hash
     from new_changes
@@ -62,21 +64,21 @@ candidate_hashes as (
     -- broadcast: the earlier changes are read once, never moved
     select /*+ broadcast(new_id_hashes) */ xxhash64(earlier_changes.change_id) as id_hash
     from earlier_changes
-    left semi join new_id_hashes
+    inner join new_id_hashes
         on xxhash64(earlier_changes.change_id) = new_id_hashes.id_hash
 ),
 
 candidates as (
     select /*+ broadcast(candidate_hashes) */ new_changes.*
     from new_changes
-    left semi join candidate_hashes
+    inner join candidate_hashes
         on xxhash64(new_changes.change_id) = candidate_hashes.id_hash
 ),
 
 earlier_ids as (
     select /*+ broadcast(candidate_hashes) */ distinct earlier_changes.change_id
     from earlier_changes
-    left semi join candidate_hashes
+    inner join candidate_hashes
         on xxhash64(earlier_changes.change_id) = candidate_hashes.id_hash
 ),
 

@@ -131,17 +131,20 @@ rebuilt_events as (
 
 candidates as (
     {% if rebuild_merged_keys %}
-    select new_events.*
+    -- (outer joins on rebuild_keys, not anti joins: see rebuild_changes)
+    select /*+ broadcast(rebuild_keys) */ new_events.*
     from new_events
-    left anti join rebuild_keys
+    left join rebuild_keys
         on new_events.table_id = rebuild_keys.table_id
         and new_events.row_key = rebuild_keys.row_key
+    where rebuild_keys.row_key is null
     union all
-    select prior_state.*
+    select /*+ broadcast(rebuild_keys) */ prior_state.*
     from prior_state
-    left anti join rebuild_keys
+    left join rebuild_keys
         on prior_state.table_id = rebuild_keys.table_id
         and prior_state.row_key = rebuild_keys.row_key
+    where rebuild_keys.row_key is null
     union all
     select * from rebuilt_events
     {% elif is_incremental() %}
