@@ -238,19 +238,78 @@
 {% macro state_new_changes(window) -%}
     {%- set query = 'select changes.* from ' ~ ref('change_log') ~ ' as changes where '
                     ~ landed_since_mark('changes', window) -%}
-    {%- if execute and is_incremental() and flags.WHICH in ('run', 'build') and not cdc_in_unit_test()
-          and not cdc_inputs_unchanged() -%}
-        {%- do run_query('drop view if exists ' ~ cached_changes_name()) -%}
-        {%- do run_query('cache table ' ~ cached_changes_name() ~ ' as ' ~ query) -%}
-        {{- return(cached_changes_name()) -}}
-    {%- endif -%}
-    {{- return('(' ~ query ~ ')') -}}
+    {{- return(cache_for_statement(cached_changes_name(), query) or '(' ~ query ~ ')') -}}
 {%- endmacro %}
 
 
 {# The temporary view state_new_changes caches a model's new changes in (its post-hook drops it). #}
 {% macro cached_changes_name() -%}
     {{- return('cdc_new_changes__' ~ this.identifier) -}}
+{%- endmacro %}
+
+
+{#
+    In an incremental `dbt run`/`build` of a state model that has new input: runs `query` once,
+    before the model's statement, into a cached temporary view `name` (CACHE TABLE; the model's
+    post-hook drops it) and returns `name`. Elsewhere (a full build, compile, docs, a unit test,
+    a model about to be skipped as unchanged) returns none: the caller inlines the query.
+#}
+{% macro cache_for_statement(name, query) -%}
+    {%- if execute and is_incremental() and flags.WHICH in ('run', 'build') and not cdc_in_unit_test()
+          and not cdc_inputs_unchanged() -%}
+        {%- do run_query('drop view if exists ' ~ name) -%}
+        {%- do run_query('cache table ' ~ name ~ ' as ' ~ query) -%}
+        {{- return(name) -}}
+    {%- endif -%}
+    {{- return(none) -}}
+{%- endmacro %}
+
+
+{#
+    current_state's keys to rebuild from the whole change log (incremental runs): a prior row
+    merged from partial images stands for changes below its sort_key, so a new change below it
+    that landed after it (or came from another format) may belong under the partials merged
+    into it, and the key is rebuilt from all its changes, as a full rebuild does.
+    `new_changes` is the relation of the run's new changes (state_new_changes).
+    Returns none when no key needs it, else a relation of distinct (table_id, row_key). In a
+    real incremental run the keys are computed before the statement (cached, name
+    cached_rebuild_keys_name): they are almost always none, and then the statement leaves out
+    the rebuild path and its read of the whole change log (a union over every staging model).
+#}
+{% macro state_rebuild_keys(new_changes) -%}
+    {%- if not is_incremental() or not relation_has_row(this, 'image_is_merged') -%}
+        {{- return(none) -}}
+    {%- endif -%}
+    {%- set query -%}
+    select distinct
+        prior_state.table_id,
+        prior_state.row_key
+    from {{ this }} as prior_state
+    inner join ({{ state_events(new_changes) }}) as new_events
+        on prior_state.table_id = new_events.table_id
+        and prior_state.row_key = new_events.row_key
+    where prior_state.image_is_merged
+        and new_events.sort_key < prior_state.sort_key
+        and (
+            new_events.landed_at > prior_state.landed_at
+            or new_events.source_format <> prior_state.source_format
+        )
+    {%- endset -%}
+    {%- set cached = cache_for_statement(cached_rebuild_keys_name(), query) -%}
+    {%- if cached is none -%}
+        {{- return('(' ~ query ~ ')') -}}
+    {%- endif -%}
+    {%- if run_query('select 1 from ' ~ cached ~ ' limit 1').rows | length == 0 -%}
+        {%- do run_query('drop view if exists ' ~ cached) -%}
+        {{- return(none) -}}
+    {%- endif -%}
+    {{- return(cached) -}}
+{%- endmacro %}
+
+
+{# The temporary view state_rebuild_keys caches current_state's keys to rebuild in (the post-hook drops it). #}
+{% macro cached_rebuild_keys_name() -%}
+    {{- return('cdc_rebuild_keys__' ~ this.identifier) -}}
 {%- endmacro %}
 
 

@@ -3,7 +3,10 @@
         materialized='incremental',
         incremental_strategy=current_state_write_strategy(),
         partition_by=['key_bucket'],
-        post_hook="drop view if exists {{ cached_changes_name() }}",
+        post_hook=[
+            "drop view if exists {{ cached_changes_name() }}",
+            "drop view if exists {{ cached_rebuild_keys_name() }}",
+        ],
     )
 }}
 
@@ -12,12 +15,14 @@
 -- rewritten; a truncate or dropped table touches every bucket holding one of its rows. The
 -- high-water mark is kept per source format (refreshed_through_by_format).
 {%- set window = read_window('state') %}
-{#- a late change can rebuild a key only where a prior row was merged from partial images -#}
-{%- set rebuild_merged_keys = is_incremental() and relation_has_row(this, 'image_is_merged') %}
+{%- set new_changes_relation = state_new_changes(window) %}
+{#- keys a late change rebuilds from the whole change log (none almost always: no rebuild path) -#}
+{%- set rebuild_keys_relation = state_rebuild_keys(new_changes_relation) %}
+{%- set rebuild_merged_keys = rebuild_keys_relation is not none %}
 -- change_log in the read window (cached once in an incremental run: macro state_new_changes)
 with new_changes as (
     select changes.*
-    from {{ state_new_changes(window) }} as changes
+    from {{ new_changes_relation }} as changes
 ),
 
 -- Truncates and dropped tables landed since the last run.
@@ -81,19 +86,10 @@ untouched_rows as (
 -- that arrives late (below it, landed after it) may belong under the partials merged into it.
 -- Such keys are rebuilt from all their changes in the change log, as a full rebuild does.
 rebuild_keys as (
-    select distinct
-        prior_state.table_id,
-        prior_state.row_key
-    from prior_state
-    inner join new_events
-        on prior_state.table_id = new_events.table_id
-        and prior_state.row_key = new_events.row_key
-    where prior_state.image_is_merged
-        and new_events.sort_key < prior_state.sort_key
-        and (
-            new_events.landed_at > prior_state.landed_at
-            or new_events.source_format <> prior_state.source_format
-        )
+    select
+        keys_to_rebuild.table_id,
+        keys_to_rebuild.row_key
+    from {{ rebuild_keys_relation }} as keys_to_rebuild
 ),
 
 -- rebuild_keys is broadcast: it is empty in the normal case and at most the new keys, while
