@@ -38,6 +38,7 @@
         'datastream': {
             'staging_model': 'stg_datastream__events',
             'landing_table': 'raw_datastream',
+            'update_pairs_model': 'stg_datastream__update_pairs',
             'payload': 'json',
             'description': 'Google Cloud Datastream events (JSON; Avro container files decoded at landing)',
         },

@@ -5,11 +5,27 @@
 -- arrived in two halves, by int_update_halves_paired), and read here in the contract's shape.
 -- A change delivered more than once (same change_id) is listed once: its other copies are in
 -- int_redelivered_changes, which the view leaves out.
+-- A format whose updates come as two changes (an old-row delete, a new-row upsert) lists the
+-- pairs with an unchanged key in its update_pairs_model: each pair reads as one update, the
+-- new-row half with the old row as `before`, the old-row half left out.
 with changes as (
     {%- for format_id in cdc_enabled_formats() %}
-    select {% for name, _ in event_columns() %}staged.{{ name }}{{ ", " if not loop.last }}{% endfor %}
+    {%- set pairs_model = cdc_format(format_id).get('update_pairs_model') %}
+    select
+        {%- for name, _ in event_columns() %}
+        {{ 'coalesce(pair.before, staged.before) as before' if pairs_model and name == 'before' else 'staged.' ~ name }}{{ "," if not loop.last }}
+        {%- endfor %}
     from {{ ref(cdc_format(format_id)['staging_model']) }} as staged
+    {%- if pairs_model %}
+    left join {{ ref(pairs_model) }} as pair
+        on staged.change_id = pair.update_change_id
+    left join {{ ref(pairs_model) }} as paired_old_row
+        on staged.change_id = paired_old_row.old_row_change_id
+    {%- endif %}
     where staged.event_class = 'change'
+        {%- if pairs_model %}
+        and paired_old_row.old_row_change_id is null
+        {%- endif %}
     union all
     {%- endfor %}
     select {% for name, _ in event_columns() %}pairs.{{ name }}{{ ", " if not loop.last }}{% endfor %}

@@ -18,6 +18,12 @@
 {%- set window = read_window('state') %}
 {#- versions end by a truncate only where schema_changes holds one -#}
 {%- set any_clearings = relation_has_row(ref('schema_changes'), 'clears_table and table_id is not null') %}
+{#- formats whose updates may come as two changes that pair later (update_pairs_model) -#}
+{%- set update_pairs_models = [] %}
+{%- for format_id in cdc_enabled_formats() if cdc_format(format_id).get('update_pairs_model') %}
+{%- do update_pairs_models.append(cdc_format(format_id)['update_pairs_model']) %}
+-- depends_on: {{ ref(cdc_format(format_id)['update_pairs_model']) }}
+{%- endfor %}
 -- change_log in the read window (cached once in an incremental run: macro state_new_changes)
 with new_changes as (
     select changes.*
@@ -98,6 +104,23 @@ prior_versions as (
     from bucket_rows
     where is_touched
 ),
+{%- if update_pairs_models %}
+
+-- An old-row half of an update whose new-row half came later (the formats' update pairs
+-- models) is no version of its own any more: change_log shows the pair as one update.
+unpaired_prior_versions as (
+    select /*+ broadcast(paired_old_rows) */ prior_versions.*
+    from prior_versions
+    left join (
+        {%- for pairs_model in update_pairs_models %}
+        select pairs.old_row_change_id from {{ ref(pairs_model) }} as pairs
+        {{- "\n        union all" if not loop.last }}
+        {%- endfor %}
+    ) as paired_old_rows
+        on prior_versions.change_id = paired_old_rows.old_row_change_id
+    where paired_old_rows.old_row_change_id is null
+),
+{%- endif %}
 
 untouched_rows as (
     select *
@@ -110,7 +133,7 @@ versions as (
     select * from new_versions
     {% if is_incremental() %}
     union all
-    select * from prior_versions
+    select * from {{ 'unpaired_prior_versions' if update_pairs_models else 'prior_versions' }}
     {% endif %}
 ),
 

@@ -1,6 +1,7 @@
 -- Accounting: every staging event of every enabled format ends where its class says
 -- (docs/quarantine.md). Returns the events that are nowhere:
---   change                   -> its change_id is in change_log (a redelivered copy shares it)
+--   change                   -> its change_id is in change_log (a redelivered copy shares it),
+--                               or it is the old-row half of an update pair (update_pairs_model)
 --   update_half              -> its pair is in int_update_halves_paired, or it is held in
 --                               unpaired_update_halves
 --   schema_change / truncate -> schema_changes (a redelivered copy shares the id)
@@ -16,6 +17,10 @@ with events as (
 
 logged_changes as (
     select distinct change_id from {{ ref('change_log') }}
+    {%- for format_id in cdc_enabled_formats() if cdc_format(format_id).get('update_pairs_model') %}
+    union
+    select pairs.old_row_change_id from {{ ref(cdc_format(format_id)['update_pairs_model']) }} as pairs
+    {%- endfor %}
 ),
 
 paired_groups as (

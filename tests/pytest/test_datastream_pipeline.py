@@ -160,10 +160,11 @@ def test_mysql_changes_in_binlog_order(ds):
         ("read", "INSERT", "1", "1700000000000"),
         ("read", "INSERT", "2", "1700000000000"),
         ("insert", "INSERT", "3", "1700000001000/mysql-bin.000009:400"),
-        # one update as two events at one position: the old-row half first
-        ("delete", "UPDATE-DELETE", "1", "1700000002000/mysql-bin.000009:999"),
+        # one update as two events at one position, key unchanged: one update, the old row
+        # (the UPDATE-DELETE) as its before image
         ("update", "UPDATE-INSERT", "1", "1700000002000/mysql-bin.000009:999"),
-        # position 1000 after 999 (numbers, not text); a key change 2 -> 20
+        # position 1000 after 999 (numbers, not text); a key change 2 -> 20: two changes,
+        # the old-row half first
         ("delete", "UPDATE-DELETE", "2", "1700000002000/mysql-bin.000009:1000"),
         ("update", "UPDATE-INSERT", "20", "1700000002000/mysql-bin.000009:1000"),
         # file 10 after file 9 although its position is smaller
@@ -175,9 +176,10 @@ def test_mysql_changes_in_binlog_order(ds):
     assert backfill["after"] == {"id": "1", "customer": "ann", "amount": "10.5", "note": None}
     assert backfill["source_metadata"]["read_method"] == "mysql-backfill-fulldump"
     assert backfill["column_types"] == {"id": "string", "customer": "string", "amount": "string", "note": "string"}
-    old_half = rows[3]
-    assert old_half["before"]["amount"] == "10.5" and old_half["after"] is None
-    assert rows[4]["after"]["amount"] == "11.25"
+    update = rows[3]
+    assert update["before"]["amount"] == "10.5" and update["after"]["amount"] == "11.25"
+    old_key = rows[4]
+    assert old_key["before"]["id"] == "2" and old_key["after"] is None
     assert {r["source_system"] for r in rows} == {"mysql"} and rows[2]["source_schema"] is None
     assert rows[2]["source_metadata"]["log_file"] == "mysql-bin.000009"
     assert rows[2]["source_metadata"]["sort_keys"] == '["1700000001000","mysql-bin.000009","400"]'
@@ -209,6 +211,74 @@ def test_duplicates_are_removed_by_uuid(ds):
         "and row_key = '3' and operation = 'insert'"
     )
     assert redelivered == [{"n": 2}]
+
+
+# --- UPDATE-DELETE + UPDATE-INSERT landed in different batches, in either order --------
+
+def renamed(message: str, table: str) -> str:
+    """The same event for another table (its own uuid): one test, two tables, two orders."""
+    event = json.loads(message)
+    return json.dumps({**event, "uuid": f"{table}-{event['uuid']}", "source_metadata": {**event["source_metadata"], "table": table}})
+
+
+PAIR_CHANGES = """
+    select table_id, row_key, operation, vendor_operation, change_id, to_json(before) as before,
+           to_json(after) as after, sort_key
+    from {s}.change_log
+"""
+PAIR_STATE = "select table_id, row_key, is_deleted, to_json(row_image) as row_image, last_change_id from {s}.current_state"
+PAIR_HISTORY = """
+    select table_id, row_key, change_id, operation, is_deleted, to_json(row_image) as row_image,
+           valid_from, valid_to, ended_by, is_current
+    from {s}.row_history
+"""
+
+
+def test_update_halves_in_different_batches_are_one_update(make_pipeline):
+    pipeline = make_pipeline("ds_halves", {"cdc_formats": ["datastream"]})
+    mysql = lines("mysql_orders.jsonl")
+    inserts, old_1, new_1, old_2, new_20 = mysql[:3], mysql[3], mysql[4], mysql[5], mysql[6]
+
+    def as_set(rows):
+        return {tuple(sorted(r.items())) for r in rows}
+
+    def table_rows(query, table):
+        return [r for r in pipeline.sql(query) if r["table_id"] == f"demo.{table}"]
+
+    # `orders`: the old-row halves first; `reversed`: the new-row halves first
+    pipeline.land("datastream", [renamed(m, "orders") for m in [*inserts, old_1, new_20]]
+                  + [renamed(m, "reversed") for m in [*inserts, new_1, old_2]])
+    pipeline.build()
+    # a lone half applies at once: order 1's old row is deleted, until its new row comes
+    assert {r["row_key"]: r["is_deleted"] for r in table_rows(PAIR_STATE, "orders")} == {
+        "1": True, "2": False, "3": False, "20": False}
+    assert {r["row_key"]: r["is_deleted"] for r in table_rows(PAIR_STATE, "reversed")} == {
+        "1": False, "2": True, "3": False}
+
+    pipeline.land("datastream", [renamed(m, "orders") for m in [new_1, old_2]]
+                  + [renamed(m, "reversed") for m in [old_1, new_20]])
+    pipeline.build()
+    for table in ("orders", "reversed"):
+        changes = sorted(table_rows(PAIR_CHANGES, table), key=lambda r: r["sort_key"])
+        assert [(r["operation"], r["vendor_operation"], r["row_key"]) for r in changes[3:]] == [
+            ("update", "UPDATE-INSERT", "1"),                  # key unchanged: one update
+            ("delete", "UPDATE-DELETE", "2"), ("update", "UPDATE-INSERT", "20"),   # key changed
+        ], table
+        assert json.loads(changes[3]["before"])["amount"] == "10.5"
+        assert json.loads(changes[3]["after"])["amount"] == "11.25"
+        state = {r["row_key"]: (r["is_deleted"], json.loads(r["row_image"])["amount"])
+                 for r in table_rows(PAIR_STATE, table)}
+        assert state == {"1": (False, "11.25"), "2": (True, "20"), "3": (False, "3"), "20": (False, "20")}, table
+        # order 1's history: its backfill read, then the update; no tombstone between them
+        history = sorted((r["valid_from"], r["operation"], r["is_current"]) for r in table_rows(PAIR_HISTORY, table)
+                         if r["row_key"] == "1")
+        assert [(operation, current) for _, operation, current in history] == [("read", False), ("update", True)], table
+    pairs = pipeline.sql("select table_id, row_key from {s}_staging.stg_datastream__update_pairs")
+    assert sorted((r["table_id"], r["row_key"]) for r in pairs) == [("demo.orders", "1"), ("demo.reversed", "1")]
+
+    incremental = [as_set(pipeline.sql(q)) for q in (PAIR_CHANGES, PAIR_STATE, PAIR_HISTORY)]
+    pipeline.rebuild()
+    assert [as_set(pipeline.sql(q)) for q in (PAIR_CHANGES, PAIR_STATE, PAIR_HISTORY)] == incremental
 
 
 # --- PostgreSQL -------------------------------------------------------------------------
@@ -265,13 +335,13 @@ def test_oracle_rowid_keys_and_rs_id_order(ds):
     assert [(r["vendor_operation"], r["row_key"], r["row_key_kind"]) for r in rows] == [
         ("INSERT", "AAAR3sAAEAAAACXAAA", "row_id"),
         ("INSERT", "AAAR3sAAEAAAACXAAB", "row_id"),
-        ("UPDATE-DELETE", "AAAR3sAAEAAAACXAAA", "row_id"),
-        ("UPDATE-INSERT", "AAAR3sAAEAAAACXAAA", "row_id"),
+        ("UPDATE-INSERT", "AAAR3sAAEAAAACXAAA", "row_id"),   # with its UPDATE-DELETE: one update
         ("UPDATE", "AAAR3sAAEAAAACXAAA", "row_id"),      # rs_id 0x0000a0.… > 0x00009f.ffffffff.…
         ("DELETE", "AAAR3sAAEAAAACXAAB", "row_id"),      # same rs_id, ssn 1
     ]
     assert rows[0]["primary_key_columns"] == [] and rows[0]["operation"] == "read"
-    assert rows[4]["transaction_id"] == "5.12.900"
+    assert rows[2]["before"]["SALARY"] == "1000" and rows[2]["after"]["SALARY"] == "1100"
+    assert rows[3]["transaction_id"] == "5.12.900"
     live = state(ds, "ORCL.HR.EMPLOYEES")
     assert live["AAAR3sAAEAAAACXAAA"]["row_image"]["SALARY"] == "1200" and not live["AAAR3sAAEAAAACXAAA"]["is_deleted"]
     assert live["AAAR3sAAEAAAACXAAB"]["is_deleted"]
@@ -357,8 +427,13 @@ def test_every_landed_event_is_staged_once_and_ends_in_one_place(ds):
             (select count(*) from {s}.change_log) as logged
     """)[0]
     assert counts["landed"] == counts["staged"] and counts["invalid"] == counts["quarantined"]
+    # three updates came as UPDATE-DELETE + UPDATE-INSERT with an unchanged key: one change each
+    pairs = ds.sql("select table_id, row_key from {s}_staging.stg_datastream__update_pairs")
+    assert sorted((r["table_id"], r["row_key"]) for r in pairs) == [
+        ("ORCL.HR.EMPLOYEES", "AAAR3sAAEAAAACXAAA"), ("demo.orders", "1"), ("shop.customers", "2"),
+    ]
     # 5 deliveries repeat an event (2 MySQL, 1 PG, 1 in the sample, 1 redelivered insert)
-    assert counts["logged"] == counts["staged"] - counts["invalid"] - 5
+    assert counts["logged"] == counts["staged"] - counts["invalid"] - 5 - len(pairs)
 
 
 def test_sample_stream(ds):
