@@ -38,6 +38,42 @@
 {%- endmacro %}
 
 
+{#
+    The body of a staging model's CTE `seen_keys`: per table (`table_id`), the key columns
+    (`key_columns`) its latest event whose declared key columns all had values carried: from
+    the events of `events` (the batch: columns `table_id_expr`, `key_columns_expr`,
+    `image_expr`, `landed_at`) and, in an incremental run, the changes the model staged
+    before (`primary_key_columns` of its `primary_key` rows). A staging model falls back to it
+    when an event's declared key columns are absent from its row, before `missing_key`.
+#}
+{% macro seen_key_columns(events, table_id_expr, key_columns_expr, image_expr) -%}
+    select
+        seen.table_id,
+        max_by(seen.key_columns, seen.landed_at) as key_columns
+    from (
+        select
+            {{ events }}.{{ table_id_expr }} as table_id,
+            {{ events }}.{{ key_columns_expr }} as key_columns,
+            {{ events }}.landed_at
+        from {{ events }}
+        where size({{ events }}.{{ key_columns_expr }}) > 0
+            and {{ key_text(events ~ '.' ~ key_columns_expr, events ~ '.' ~ image_expr) }} is not null
+        {%- if is_incremental() %}
+        union all
+        select
+            staged.table_id,
+            staged.primary_key_columns as key_columns,
+            staged.landed_at
+        from {{ this }} as staged
+        where staged.event_class = 'change'
+            and staged.row_key_kind = 'primary_key'
+        {%- endif %}
+    ) as seen
+    where seen.table_id is not null
+    group by seen.table_id
+{%- endmacro %}
+
+
 {# Row-id columns, in order of preference, for tables without a primary key. #}
 {% macro row_id_columns() %}
     {{ return(['#alibaba_rds_row_id#', 'rowid', 'ROWID']) }}

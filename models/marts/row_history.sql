@@ -18,11 +18,11 @@
 {%- set window = read_window('state') %}
 {#- versions end by a truncate only where schema_changes holds one -#}
 {%- set any_clearings = relation_has_row(ref('schema_changes'), 'clears_table and table_id is not null') %}
-{#- formats whose updates may come as two changes that pair later (update_pairs_model) -#}
+{#- formats whose updates may come as two changes that pair later (update_pairs_model); read
+    without a ref (macro model_relation): they are parents of change_log already -#}
 {%- set update_pairs_models = [] %}
 {%- for format_id in cdc_enabled_formats() if cdc_format(format_id).get('update_pairs_model') %}
 {%- do update_pairs_models.append(cdc_format(format_id)['update_pairs_model']) %}
--- depends_on: {{ ref(cdc_format(format_id)['update_pairs_model']) }}
 {%- endfor %}
 -- change_log in the read window (cached once in an incremental run: macro state_new_changes)
 with new_changes as (
@@ -113,7 +113,7 @@ unpaired_prior_versions as (
     from prior_versions
     left join (
         {%- for pairs_model in update_pairs_models %}
-        select pairs.old_row_change_id from {{ ref(pairs_model) }} as pairs
+        select pairs.old_row_change_id from {{ model_relation(pairs_model) }} as pairs
         {{- "\n        union all" if not loop.last }}
         {%- endfor %}
     ) as paired_old_rows

@@ -102,3 +102,26 @@ def test_configuration_overrides_the_key_a_message_names(make_pipeline):
     assert authors == [{"row_key": "7", "primary_key_columns": ["author_id"]},
                        {"row_key": "8", "primary_key_columns": ["author_id"]}]
     assert pipeline.sql("select * from {s}.quarantine where source_format = 'datastream'") == []
+
+
+def test_a_key_absent_from_the_row_falls_back_to_the_tables_seen_key(make_pipeline):
+    # No configuration: Google's test files have an Authors event naming `id`, a column its
+    # payload lacks, while the table's other events name `author_id`. The table's latest key
+    # whose values the rows carried keys it, in the same batch and in a later one; a table
+    # never seen with a usable key still quarantines the event as missing_key.
+    pipeline = make_pipeline("keyseen", {"cdc_formats": ["datastream"]})
+    pipeline.land("datastream", [
+        datastream_insert(1, ["author_id"], {"author_id": 7, "name": "Ann"}),
+        datastream_insert(2, ["id"], {"author_id": 8, "name": "Bo"}),
+        datastream_insert(3, ["id"], {"book_id": 1, "title": "X"}).replace('"authors"', '"books"'),
+    ])
+    pipeline.build()
+    pipeline.land("datastream", [datastream_insert(4, ["id"], {"author_id": 9, "name": "Cy"})])
+    pipeline.build()
+    authors = pipeline.sql("select row_key, row_key_kind, primary_key_columns from {s}.change_log "
+                           "where table_id = 'library.authors' order by row_key")
+    assert authors == [{"row_key": str(n), "row_key_kind": "primary_key", "primary_key_columns": ["author_id"]}
+                       for n in (7, 8, 9)]
+    quarantined = pipeline.sql("select reason_code, raw_value from {s}.quarantine where source_format = 'datastream'")
+    assert [r["reason_code"] for r in quarantined] == ["missing_key"]
+    assert '"books"' in quarantined[0]["raw_value"]

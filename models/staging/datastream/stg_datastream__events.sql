@@ -9,7 +9,7 @@
 -- One row per landed Datastream event (JSON event, or one record of an Avro container file
 -- decoded at landing): row changes in the staging contract, invalid events with a reason.
 -- Flow, one CTE per step: landed -> new_messages -> parsed -> fields -> identified -> classified
---    -> shaped -> keyed -> with_keys -> positioned -> events -> contract_rows
+--    -> shaped -> keyed -> seen_keys -> with_seen_keys -> with_keys -> positioned -> events -> contract_rows
 -- Its operation codes: seeds/cdc_operation_codes.csv (the operation_codes CTE); its Avro
 -- column types: seeds/cdc_type_codes.csv (rows `datastream`, written into the SQL as literals
 -- when the model compiles); its value conversions: macros/formats/datastream.sql.
@@ -156,14 +156,38 @@ keyed as (
         coalesce(
             {{ declared_key_columns('table_key', ['message_primary_keys', 'replication_index']) }},
             cast(array() as array<string>)
-        ) as key_columns,
+        ) as declared_keys,
         nullif(trim(message.source_metadata.row_id), '') as row_id
     from shaped
 ),
 
+-- The key columns each table's events carried with their values: this batch's, and those
+-- staged before. The fallback for an event whose declared key columns are absent from its
+-- row (Google's test files have an Authors event naming `id` in a table keyed `author_id`):
+-- the table's latest such key, if the row has it, before the event is quarantined.
+seen_keys as (
+    {{ seen_key_columns('keyed', 'table_key', 'declared_keys', 'key_image') }}
+),
+
+with_seen_keys as (
+    select /*+ broadcast(seen_keys) */
+        keyed.*,
+        case
+            when size(keyed.declared_keys) > 0
+                and keyed.key_image is not null
+                and {{ key_text('keyed.declared_keys', 'keyed.key_image') }} is null
+                and {{ key_text('seen_keys.key_columns', 'keyed.key_image') }} is not null
+                then seen_keys.key_columns
+            else keyed.declared_keys
+        end as key_columns
+    from keyed
+    left join seen_keys
+        on keyed.table_key = seen_keys.table_id
+),
+
 with_keys as (
     select
-        keyed.*,
+        with_seen_keys.*,
         case
             when key_image is null then null
             when size(key_columns) > 0 then {{ key_text('key_columns', 'key_image') }}
@@ -175,7 +199,7 @@ with_keys as (
             when row_id is not null then 'row_id'
             else 'row_hash'
         end as computed_row_key_kind
-    from keyed
+    from with_seen_keys
 ),
 
 -- Position parts compared as numbers (docs/formats/datastream.md, "Ordering").
