@@ -45,11 +45,9 @@
     `landed_at`) and, in an incremental run, from the changes the model staged before
     (`primary_key_columns` of its `primary_key` rows). A staging model falls back to it when an
     event's declared key columns are absent from its row, before `missing_key`.
-    The earlier rows are joined only to the tables with such an event in the batch (usually
-    none), so that Spark's adaptive execution can skip their read; the per-table summary of the
-    batch is written twice the same way, so that its exchange can be reused. Neither was
-    verified in a plan, and a paired run at 198,707 staged rows showed no change in time
-    (bench/results/2026-11-27-midday-datastream-seen-keys.md).
+    The earlier rows are read only for a table with such an event in the batch (usually none:
+    Spark's adaptive execution then skips the read). The per-table summary of the batch is
+    written twice, the same way, so Spark computes it once (its exchange is reused).
 #}
 {% macro seen_key_columns(events, table_id_expr, key_columns_expr, image_expr) -%}
     {%- set declared = events ~ '.' ~ key_columns_expr -%}
