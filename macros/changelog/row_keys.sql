@@ -40,49 +40,31 @@
 
 {#
     The body of a staging model's CTE `seen_keys`: per table (`table_id`), the key columns
-    (`key_columns`) of its latest event whose declared key columns all had values: from the
-    events of `events` (the batch: columns `table_id_expr`, `key_columns_expr`, `image_expr`,
-    `landed_at`) and, in an incremental run, from the changes the model staged before
-    (`primary_key_columns` of its `primary_key` rows). A staging model falls back to it when an
-    event's declared key columns are absent from its row, before `missing_key`.
-    The earlier rows are read only for a table with such an event in the batch (usually none:
-    Spark's adaptive execution then skips the read). The per-table summary of the batch is
-    written twice, the same way, so Spark computes it once (its exchange is reused).
+    (`key_columns`) its latest event whose declared key columns all had values carried: from
+    the events of `events` (the batch: columns `table_id_expr`, `key_columns_expr`,
+    `image_expr`, `landed_at`) and, in an incremental run, the changes the model staged
+    before (`primary_key_columns` of its `primary_key` rows). A staging model falls back to it
+    when an event's declared key columns are absent from its row, before `missing_key`.
 #}
 {% macro seen_key_columns(events, table_id_expr, key_columns_expr, image_expr) -%}
-    {%- set declared = events ~ '.' ~ key_columns_expr -%}
-    {%- set has_values = key_text(declared, events ~ '.' ~ image_expr) ~ ' is not null' -%}
-    {%- set batch_summary -%}
-        select
-            {{ events }}.{{ table_id_expr }} as table_id,
-            max_by({{ declared }}, {{ events }}.landed_at)
-                filter (where size({{ declared }}) > 0 and {{ has_values }}) as key_columns,
-            max({{ events }}.landed_at)
-                filter (where size({{ declared }}) > 0 and {{ has_values }}) as landed_at,
-            bool_or(size({{ declared }}) > 0 and not coalesce({{ has_values }}, false)) as lacks_key
-        from {{ events }}
-        group by {{ events }}.{{ table_id_expr }}
-    {%- endset %}
     select
         seen.table_id,
         max_by(seen.key_columns, seen.landed_at) as key_columns
     from (
         select
-            batch.table_id,
-            batch.key_columns,
-            batch.landed_at
-        from ({{ batch_summary }}) as batch
-        where batch.key_columns is not null
+            {{ events }}.{{ table_id_expr }} as table_id,
+            {{ events }}.{{ key_columns_expr }} as key_columns,
+            {{ events }}.landed_at
+        from {{ events }}
+        where size({{ events }}.{{ key_columns_expr }}) > 0
+            and {{ key_text(events ~ '.' ~ key_columns_expr, events ~ '.' ~ image_expr) }} is not null
         {%- if is_incremental() %}
         union all
-        select /*+ broadcast(batch) */
+        select
             staged.table_id,
             staged.primary_key_columns as key_columns,
             staged.landed_at
         from {{ this }} as staged
-        inner join ({{ batch_summary }}) as batch
-            on staged.table_id = batch.table_id
-            and batch.lacks_key
         where staged.event_class = 'change'
             and staged.row_key_kind = 'primary_key'
         {%- endif %}
