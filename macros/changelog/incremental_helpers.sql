@@ -244,7 +244,14 @@
 
 {# The temporary view state_new_changes caches a model's new changes in (its post-hook drops it). #}
 {% macro cached_changes_name() -%}
-    {{- return('cdc_new_changes__' ~ this.identifier) -}}
+    {{- return('cdc_new_changes__' ~ cached_view_suffix()) -}}
+{%- endmacro %}
+
+
+{# `<schema>__<model>` of the running model, as a plain identifier: the temporary views of
+   the same model in two schemas (two projects in one Spark session) stay apart. #}
+{% macro cached_view_suffix() -%}
+    {{- return(modules.re.sub('[^A-Za-z0-9_]', '_', this.schema ~ '__' ~ this.identifier)) -}}
 {%- endmacro %}
 
 
@@ -309,7 +316,7 @@
 
 {# The temporary view state_rebuild_keys caches current_state's keys to rebuild in (the post-hook drops it). #}
 {% macro cached_rebuild_keys_name() -%}
-    {{- return('cdc_rebuild_keys__' ~ this.identifier) -}}
+    {{- return('cdc_rebuild_keys__' ~ cached_view_suffix()) -}}
 {%- endmacro %}
 
 

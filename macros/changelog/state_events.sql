@@ -1,8 +1,9 @@
 {#
-    The candidate rows current_state decides its winners from, for the change log rows of
-    the CTE `changes`: one per change, plus a delete of the old key for a change that moved a
-    row to a new key (primary-key update). `image_is_merged` is false: a change's image is its
-    own (prior current_state rows carry theirs).
+    The change log rows of the CTE `changes` as state events: one per change, plus a delete of
+    the old key for a change that moved a row to a new key (primary-key update). current_state
+    decides its winners from them, row_history takes its new versions from them.
+    `image_is_merged` is false: a change's image is its own (prior current_state rows carry
+    theirs).
 #}
 {% macro state_events(changes) -%}
     select

@@ -40,7 +40,13 @@ refresh_mark as (
     {{ state_refresh_mark(window, ['new_changes', 'new_clearings']) }}
 ),
 
--- Versions contributed by the new changes (a key change also ends the old key's row).
+-- The new changes as state events: one per change, plus a delete of the old key of a
+-- primary-key change (macro state_events, shared with current_state).
+new_events as (
+    {{ state_events('new_changes') }}
+),
+
+-- Versions contributed by the new changes.
 new_versions as (
     select
         table_id,
@@ -49,29 +55,13 @@ new_versions as (
         source_format,
         change_id,
         operation,
-        operation = 'delete' as is_deletion,
+        is_deleted as is_deletion,
         after_is_partial,
-        case when operation = 'delete' then before else after end as change_image,
+        image as change_image,
         sort_key,
         committed_at,
         landed_at
-    from new_changes
-    union all
-    select
-        table_id,
-        previous_row_key as row_key,
-        {{ key_bucket('table_id', 'previous_row_key') }} as key_bucket,
-        source_format,
-        change_id,
-        'delete' as operation,
-        true as is_deletion,
-        false as after_is_partial,
-        before as change_image,
-        sort_key,
-        committed_at,
-        landed_at
-    from new_changes
-    where previous_row_key is not null
+    from new_events
 ),
 
 {% if is_incremental() %}

@@ -59,6 +59,9 @@ def project(spark_home, tmp_path_factory):
 
 
 def test_a_plain_run_loads_every_seed_exactly(project):
+    # a value Spark would substitute if it reached the SQL text unescaped
+    with open(project.project_dir / "seeds" / "cdc_quarantine_reasons.csv", "a", encoding="utf-8") as handle:
+        handle.write("dollar_probe,all,${env:HOME} and ${spark.app.name} stay text\n")
     project.land("canal", [canal("INSERT", 1, 1_700_000_000_000), canal("UPSERT", 2, 1_700_000_000_001)])
     project.dbt("run")
     for seed in SEEDS:
@@ -71,6 +74,8 @@ def test_a_plain_run_loads_every_seed_exactly(project):
     # quotes survive as data (the legacy_layout meaning holds some)
     meaning = project.sql("select meaning from {s}_seeds.cdc_quarantine_reasons where reason_code = 'legacy_layout'")
     assert "var('cdc_canal_legacy_layout')" in meaning[0]["meaning"]
+    probe = project.sql("select meaning from {s}_seeds.cdc_quarantine_reasons where reason_code = 'dollar_probe'")
+    assert probe == [{"meaning": "${env:HOME} and ${spark.app.name} stay text"}]
     # a code the seed does not list is quarantined, with the seed's meaning at hand
     quarantined = project.sql("select reason_code, vendor_operation from {s}.quarantine")
     assert quarantined == [{"reason_code": "unknown_operation", "vendor_operation": "UPSERT"}]

@@ -105,7 +105,7 @@ def test_watch_lands_builds_stops_and_survives_a_kill(tmp_path: Path):
     # the landed messages too: a full rebuild must not change them either
     landed = {"landed": "select raw_value from cdc_landing.raw_canal"}
     repaired, rebuilt = snapshot_rebuild_snapshot(
-        env, tmp_path, "build", "--full-refresh", "--vars", CANAL_ONLY, "--target-path", str(tmp_path / "target"),
+        env, tmp_path, "run", "--full-refresh", "--vars", CANAL_ONLY, "--target-path", str(tmp_path / "target"),
         extra=landed)
     assert any('"relation":"current_state"' in line for line in repaired)
     assert len([line for line in repaired if '"relation":"landed"' in line]) == len(lines)

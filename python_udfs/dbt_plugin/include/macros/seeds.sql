@@ -80,12 +80,13 @@
 {%- endmacro -%}
 
 
-{#- A CSV value as a Spark SQL literal: an empty field is null, anything else escaped text. -#}
+{#- A CSV value as a Spark SQL literal: an empty field is null, anything else escaped text
+    (`$` as `\u0024`: Spark substitutes `${...}` variables even inside string literals). -#}
 {%- macro cdc_seed_literal(value) -%}
   {%- if value == '' -%}
     null
   {%- else -%}
-    '{{ value | replace('\\', '\\\\') | replace("'", "\\'") }}'
+    '{{ value | replace('\\', '\\\\') | replace("'", "\\'") | replace('$', '\\u0024') }}'
   {%- endif -%}
 {%- endmacro -%}
 
