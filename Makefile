@@ -12,7 +12,8 @@ export SPARK_LOCAL_IP := 127.0.0.1
 # Test workers, each with its own embedded Spark. A test file stays on one worker (its module
 # fixtures are built once); tests/pytest/conftest.py spreads the tests of files that share
 # nothing, longest first (xdist would start the files with the most tests first). Two fit
-# this 2-core machine; TEST_WORKERS=0 runs everything in one process.
+# this 2-core machine: one worker alone keeps both cores about 87% busy, so more would not
+# help (bench/SUMMARY.md, 2026-11-27 afternoon). TEST_WORKERS=0 runs everything in one process.
 TEST_WORKERS ?= 2
 
 .PHONY: install demo test lint lint-checks bench fuzz clean chromium cluster-start cluster-stop
