@@ -291,7 +291,7 @@
     select distinct
         prior_state.table_id,
         prior_state.row_key
-    from {{ this }} as prior_state
+    from ({{ state_current_rows(this) }}) as prior_state
     inner join ({{ state_events(new_changes) }}) as new_events
         on prior_state.table_id = new_events.table_id
         and prior_state.row_key = new_events.row_key
@@ -434,39 +434,106 @@
 
 
 {#
-    The CTE body `bucket_rows` of current_state and row_history (incremental runs): every prior
-    row of `this` in a bucket this run rewrites, plus `is_touched`, true for the rows decided
-    again. Rewritten: every bucket a row of `new_rows` falls in, and every bucket holding a row
-    of a table truncated or dropped now (`new_clearings`). Touched: a key with a new row, and
-    every key of a table cleared now; the other rows are carried over as they are, so a small
-    batch shuffles its own keys, not the whole prior table.
+    current_state and row_history are stored in two layers (partition `state_layer` of their
+    int_*_layers models; docs/current-state.md). `base` holds every key as of the last full
+    build or compaction; `delta` holds every key changed since, whole (all of a key's rows),
+    plus one placeholder row (every column null) that keeps the partition written. A key's
+    rows in `delta` replace its rows in `base`.
 
-    The three small sides (bucket numbers, 8-byte hashes of the new keys, the tables cleared
-    now) are broadcast: Spark would size them from the change log and shuffle the whole prior
-    table. A hash collision only marks an unchanged row as touched: it is decided again, with
-    the same result.
+    This returns how this run writes them: 'delta' (only the delta layer is rewritten: its
+    rows plus the keys this run touches, so a small batch never rewrites the whole table) or
+    'base' (everything is written to `base` and `delta` is emptied: a full build, or a
+    compaction once the delta layer holds more than var('cdc_state_delta_ratio') of the base
+    layer's rows). One count by partition when the model runs.
 #}
-{% macro touched_bucket_rows(new_rows, new_clearings) -%}
-    select /*+ broadcast(touched_buckets, touched_keys, cleared_tables) */
-        prior_rows.*,
+{% macro state_write_layer() %}
+    {%- if not is_incremental() -%}
+        {{ return('base') }}
+    {%- endif -%}
+    {%- if not execute or cdc_in_unit_test() or cdc_inputs_unchanged() -%}
+        {{ return('delta') }}
+    {%- endif -%}
+    {%- set counts = {'base': 0, 'delta': 0} -%}
+    {%- for row in run_query("select state_layer, count(*) from " ~ this ~ " group by state_layer").rows -%}
+        {%- do counts.update({row[0]: row[1]}) -%}
+    {%- endfor -%}
+    {#- (the delta layer's count includes its placeholder row) -#}
+    {%- set delta_rows = [counts['delta'] - 1, 0] | max -%}
+    {{ return('base' if delta_rows > var('cdc_state_delta_ratio') | float * counts['base'] else 'delta') }}
+{% endmacro %}
+
+
+{#
+    The current rows of a layered state relation (state_write_layer): the delta layer's rows
+    and the base layer's rows of every key the delta layer does not hold. The delta layer's
+    keys are broadcast: compaction keeps them a fraction of the base layer.
+#}
+{% macro state_current_rows(relation) -%}
+    select delta_rows.*
+    from {{ relation }} as delta_rows
+    where delta_rows.state_layer = 'delta' and delta_rows.table_id is not null
+    union all
+    select /*+ broadcast(delta_keys) */ base_rows.*
+    from {{ relation }} as base_rows
+    left anti join (
+        select distinct changed.table_id, changed.row_key
+        from {{ relation }} as changed
+        where changed.state_layer = 'delta' and changed.table_id is not null
+    ) as delta_keys
+        on base_rows.table_id = delta_keys.table_id
+        and base_rows.row_key = delta_keys.row_key
+    where base_rows.state_layer = 'base'
+{%- endmacro %}
+
+
+{#
+    The CTE body `layer_rows` of current_state's and row_history's layers models (incremental
+    runs): the current rows of `this` (state_current_rows) that this run rewrites, plus
+    `is_touched`, true for the rows decided again (a key with a row in `new_rows`, or every key
+    of a table truncated or dropped now, `new_clearings`). With `write_layer` 'delta' those are
+    the delta layer's rows and the touched keys' rows; with 'base' (compaction) every row.
+    The untouched rows are carried over as they are, so a small batch shuffles its own keys,
+    not the whole prior table.
+
+    The small sides (8-byte hashes of the new keys, the tables cleared now) are broadcast:
+    Spark would size them from the change log and shuffle the whole prior table. A hash
+    collision only marks an unchanged row as touched: it is decided again, with the same
+    result.
+#}
+{% macro touched_layer_rows(new_rows, new_clearings, write_layer) -%}
+    select /*+ broadcast(touched_keys, cleared_tables) */
+        current_rows.*,
         touched_keys.key_hash is not null or cleared_tables.table_id is not null as is_touched
-    from {{ this }} as prior_rows
-    left semi join (
-        select {{ new_rows }}.key_bucket from {{ new_rows }}
-        union
-        select /*+ broadcast(tables_cleared_now) */ cleared.key_bucket
-        from {{ this }} as cleared
-        left semi join (select distinct {{ new_clearings }}.table_id from {{ new_clearings }}) as tables_cleared_now
-            on cleared.table_id = tables_cleared_now.table_id
-    ) as touched_buckets
-        on prior_rows.key_bucket = touched_buckets.key_bucket
+    from ({{ state_current_rows(this) }}) as current_rows
     left join (
         select distinct xxhash64({{ new_rows }}.table_id, {{ new_rows }}.row_key) as key_hash
         from {{ new_rows }}
     ) as touched_keys
-        on xxhash64(prior_rows.table_id, prior_rows.row_key) = touched_keys.key_hash
+        on xxhash64(current_rows.table_id, current_rows.row_key) = touched_keys.key_hash
     left join (select distinct {{ new_clearings }}.table_id from {{ new_clearings }}) as cleared_tables
-        on prior_rows.table_id = cleared_tables.table_id
+        on current_rows.table_id = cleared_tables.table_id
+    {%- if write_layer == 'delta' %}
+    where current_rows.state_layer = 'delta'
+        or touched_keys.key_hash is not null
+        or cleared_tables.table_id is not null
+    {%- endif %}
+{%- endmacro %}
+
+
+{#
+    The rows a layers model writes: `final_rows` (a CTE of its columns, without the layer)
+    into `write_layer` (state_write_layer), and the delta layer's placeholder row (every column
+    null). The placeholder makes a dynamic partition overwrite replace the delta layer even
+    when it is emptied (compaction, full build); readers skip it (state_current_rows).
+#}
+{% macro state_layer_output(final_rows, write_layer) -%}
+    select {{ final_rows }}.*, {{ cdc_sql_string(write_layer) }} as state_layer
+    from {{ final_rows }}
+    union all
+    select placeholder.*, 'delta' as state_layer
+    from (select 1 as anchor) as one_row
+    left join {{ final_rows }} as placeholder
+        on false
 {%- endmacro %}
 
 

@@ -7,13 +7,15 @@
 - the incremental high-water mark is per source format: a format's batch landed before
   another format's latest batch but seen only after it still reaches the change log;
 - staging reads only batches after its last complete one, and a batch it holds only part of
-  is read again without duplicating what it holds.
+  is read again without duplicating what it holds;
+- a small batch rewrites only the state models' delta layer, until compaction.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import json
+from pathlib import Path
 
 import pytest
 
@@ -227,8 +229,8 @@ def test_staging_reads_only_committed_batches(make_pipeline):
     pipeline.build()
     table = f"{pipeline.schema}_landing.raw_dataworks"
     committed = table_properties(pipeline, table)["cdc.committed_through"]
-    for relation in ("{s}_staging.stg_dataworks__events", "{s}_staging.int_redelivered_changes", "{s}.current_state",
-                     "{s}.row_history"):
+    for relation in ("{s}_staging.stg_dataworks__events", "{s}_staging.int_redelivered_changes",
+                     "{s}_staging.int_current_state_layers", "{s}_staging.int_row_history_layers"):
         assert read_through(pipeline, relation.format(s=pipeline.schema)) == {"dataworks": committed}
 
     # a batch still being written: its rows are there, its commit not recorded yet
@@ -242,7 +244,7 @@ def test_staging_reads_only_committed_batches(make_pipeline):
     pipeline.build()
     assert sorted(r["row_key"] for r in pipeline.sql("select row_key from {s}.change_log")) == ["1", "2", "3"]
     assert sorted(r["row_key"] for r in pipeline.sql("select row_key from {s}.current_state")) == ["1", "2", "3"]
-    assert read_through(pipeline, f"{pipeline.schema}.current_state") == {
+    assert read_through(pipeline, f"{pipeline.schema}_staging.int_current_state_layers") == {
         "dataworks": later.isoformat(sep=" ", timespec="microseconds")}
     progress = pipeline.sql(PROGRESS)
     assert [(r["messages_landed"], r["row_events"]) for r in progress] == [(3, 3)], progress
@@ -263,7 +265,8 @@ def test_marks_left_behind_by_a_killed_run_read_again(make_pipeline):
 
     pipeline.land("dataworks", [change("INSERT", 4000 + n, after={"id": n, "v": f"a{n}"}) for n in (1, 2, 3)])
     pipeline.build()
-    models = ["{s}_staging.int_redelivered_changes", "{s}.current_state", "{s}.row_history", "{s}.schema_changes",
+    models = ["{s}_staging.int_redelivered_changes", "{s}_staging.int_current_state_layers",
+              "{s}_staging.int_row_history_layers", "{s}.schema_changes",
               "{s}.quarantine", "{s}_staging.int_update_halves_paired",
               "{s}_staging.int_stream_batches"]
     first = {m: read_through(pipeline, m.format(s=pipeline.schema)) for m in models}
@@ -384,3 +387,62 @@ def test_versions_without_a_commit_time_stay_in_history_and_as_of(make_pipeline)
     incremental = as_set(pipeline.sql(HISTORY))
     pipeline.rebuild()
     assert as_set(pipeline.sql(HISTORY)) == incremental
+
+
+def test_a_small_batch_rewrites_the_delta_layer_only_until_compaction(make_pipeline):
+    """current_state and row_history are stored in two layers: a batch touching few keys
+    rewrites only the delta layer (those keys, whole), the base layer's files stay as they are;
+    once the delta layer outgrows cdc_state_delta_ratio of the base, the next run compacts
+    everything into the base. The views read the same as a full rebuild throughout."""
+    pipeline = make_pipeline("layers", {"cdc_formats": ["dataworks"], "cdc_state_delta_ratio": 0.2})
+    columns = [("id", "LONG"), ("v", "STRING")]
+    layers = {"state": "{s}_staging.int_current_state_layers", "history": "{s}_staging.int_row_history_layers"}
+
+    def change(operation, n, sequence, before=None, after=None):
+        return dataworks_message(operation, "l", columns=columns, primary_key=["id"], sequence_id=str(sequence),
+                                 before=before, after=after)
+
+    def rows_per_layer():
+        return {name: {r["state_layer"]: r["n"] for r in pipeline.sql(
+            f"select state_layer, count(table_id) as n from {relation} group by state_layer")}
+            for name, relation in layers.items()}
+
+    def base_files():
+        files = {}
+        for name, relation in layers.items():
+            location = pipeline.sql(f"describe formatted {relation}")
+            path = next(r["data_type"] for r in location if r["col_name"] == "Location")
+            base = Path(path.removeprefix("file:")) / "state_layer=base"
+            files[name] = {p.name: p.stat().st_mtime_ns for p in base.glob("*.parquet")}
+        return files
+
+    def agrees_with_full_rebuild():
+        state, history = as_set(pipeline.sql(STATE)), as_set(pipeline.sql(HISTORY))
+        pipeline.rebuild()
+        assert as_set(pipeline.sql(STATE)) == state
+        assert as_set(pipeline.sql(HISTORY)) == history
+
+    pipeline.land("dataworks", [change("INSERT", n, 100 + n, after={"id": n, "v": "a"}) for n in range(1, 9)])
+    pipeline.build()
+    assert rows_per_layer() == {"state": {"base": 8, "delta": 0}, "history": {"base": 8, "delta": 0}}
+    before = base_files()
+
+    # one key updated, one deleted: 2 of 8 keys, both models write them to the delta layer only
+    pipeline.land("dataworks", [
+        change("UPDATE", 1, 200, before={"id": 1, "v": "a"}, after={"id": 1, "v": "b"}),
+        change("DELETE", 2, 201, before={"id": 2, "v": "a"}),
+    ])
+    pipeline.build()
+    assert rows_per_layer() == {"state": {"base": 8, "delta": 2}, "history": {"base": 8, "delta": 4}}
+    assert base_files() == before
+    assert sorted((r["row_key"], r["v"], r["is_deleted"]) for r in pipeline.sql(
+        "select row_key, row_image['v'] as v, is_deleted from {s}.current_state where row_key in ('1', '2')")) == [
+        ("1", "b", False), ("2", "a", True)]
+    assert len(pipeline.sql("select * from {s}.row_history")) == 10
+
+    # the delta layers hold 2 > 0.2 * 8 and 4 > 0.2 * 8 rows: the next run compacts both layers into the base
+    pipeline.land("dataworks", [change("UPDATE", 3, 300, before={"id": 3, "v": "a"}, after={"id": 3, "v": "c"})])
+    pipeline.build()
+    assert rows_per_layer() == {"state": {"base": 8, "delta": 0}, "history": {"base": 11, "delta": 0}}
+    assert base_files() != before
+    agrees_with_full_rebuild()

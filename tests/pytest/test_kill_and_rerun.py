@@ -66,9 +66,9 @@ def test_killed_build_is_repaired_by_the_next_run(tmp_path: Path):
     build = subprocess.Popen([*CLI, "dbt", "build", *DATAWORKS_ONLY, "--target-path", str(tmp_path / "target")],
                              env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                              start_new_session=True)
-    # Kill while CREATE TABLE AS is writing current_state's files (its staging folder exists):
-    # the files are there, the table is not yet registered in the metastore.
-    location = tmp_path / "local" / "warehouse" / "cdc.db" / "current_state"
+    # Kill while CREATE TABLE AS is writing current_state's files (its stored layers' staging
+    # folder exists): the files are there, the table is not yet registered in the metastore.
+    location = tmp_path / "local" / "warehouse" / "cdc_staging.db" / "int_current_state_layers"
 
     def writing() -> bool:
         return location.is_dir() and any(location.iterdir())
@@ -76,7 +76,7 @@ def test_killed_build_is_repaired_by_the_next_run(tmp_path: Path):
     killed = False
     deadline = time.time() + 600
     for line in build.stdout:
-        if "START sql incremental model cdc.current_state" in line:
+        if "START sql incremental model cdc_staging.int_current_state_layers" in line:
             while build.poll() is None and not writing() and time.time() < deadline:
                 time.sleep(0.01)
             os.killpg(build.pid, signal.SIGKILL)
@@ -89,5 +89,5 @@ def test_killed_build_is_repaired_by_the_next_run(tmp_path: Path):
     run(env, "dbt", "build", *DATAWORKS_ONLY, "--target-path", str(tmp_path / "target"))
     repaired, rebuilt = snapshot_rebuild_snapshot(
         env, tmp_path, "run", "--full-refresh", *DATAWORKS_ONLY, "--target-path", str(tmp_path / "target"))
-    assert any('"relation":"current_state"' in line for line in repaired), "nothing was built"
+    assert any('"relation":"int_current_state_layers"' in line for line in repaired), "nothing was built"
     assert rebuilt == repaired

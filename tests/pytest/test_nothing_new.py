@@ -39,8 +39,9 @@ def skipped_tests(pipeline) -> set[str]:
 
 
 # Queries that only shape a model's SQL while it compiles: staging's read plan, current_state's
-# probe for rows merged from partial images, the typed view's column list.
-SHAPING_QUERIES = ("as string) as mark from", "where image_is_merged limit 1", "lateral view explode(map_keys(row_image))")
+# probe for rows merged from partial images, the state layers' sizes, the typed view's column list.
+SHAPING_QUERIES = ("as string) as mark from", "where image_is_merged limit 1", "group by state_layer",
+                   "lateral view explode(map_keys(row_image))")
 
 
 def shaping_queries(pipeline) -> list[int]:
@@ -82,7 +83,7 @@ def test_a_build_with_nothing_new_skips_every_model_and_passed_test(built):
     # nothing else changed: no model runs a query to shape SQL that will not run
     assert shaping_queries(pipeline) == counts_before
     for name in ("stg_canal__events", "change_log", "int_redelivered_changes", "current_state", "row_history",
-                 "schema_changes", "quarantine", "int_update_halves_paired", "unpaired_update_halves", "int_stream_batches",
+                 "int_current_state_layers", "int_row_history_layers", "schema_changes", "quarantine", "int_update_halves_paired", "unpaired_update_halves", "int_stream_batches",
                  "stream_progress"):
         assert name in skipped, f"{name} ran with nothing new: {statuses(second)}"
     # stream_progress is a view: its freshness is measured when queried, so it grows untouched
@@ -110,7 +111,7 @@ def test_new_data_is_never_skipped(built):
     # (with something new, each of them runs: the texts counted above are the real queries)
     assert all(after > before for after, before in zip(shaping_queries(pipeline), counts_before))
     ran = statuses(result)
-    for name in ("stg_canal__events", "change_log", "current_state", "row_history"):
+    for name in ("stg_canal__events", "change_log", "int_current_state_layers", "int_row_history_layers"):
         assert ran[name] != SKIP, ran
     prices = pipeline.sql(
         "select row_image['price'] as price from {s}.current_state where table_id = 'store.products' and row_key = '1'"

@@ -1,0 +1,267 @@
+{{
+    config(
+        materialized='incremental',
+        incremental_strategy=current_state_write_strategy(),
+        partition_by=['state_layer'],
+        post_hook=[
+            "drop view if exists {{ cached_changes_name() }}",
+            "drop view if exists {{ cached_rebuild_keys_name() }}",
+        ],
+    )
+}}
+
+-- Latest state of every source row ever seen, tombstones included (docs/current-state.md),
+-- stored in two layers that the view current_state reads as one (macro state_write_layer).
+-- Incremental: the keys that new changes touch (every key of a table truncated or dropped
+-- now) are decided again and written, with the rest of the delta layer, to the delta layer;
+-- the base layer is rewritten only by a compaction. The high-water mark is kept per source
+-- format (refreshed_through_by_format).
+{%- set window = read_window('state') %}
+{#- 'delta': rewrite the delta layer only; 'base': everything (full build, compaction) -#}
+{%- set write_layer = state_write_layer() %}
+{%- set new_changes_relation = state_new_changes(window) %}
+{#- keys a late change rebuilds from the whole change log (none almost always: no rebuild path) -#}
+{%- set rebuild_keys_relation = state_rebuild_keys(new_changes_relation) %}
+{%- set rebuild_merged_keys = rebuild_keys_relation is not none %}
+-- change_log in the read window (cached once in an incremental run: macro state_new_changes)
+with new_changes as (
+    select changes.*
+    from {{ new_changes_relation }} as changes
+),
+
+-- Truncates and dropped tables landed since the last run.
+new_clearings as (
+    {{ state_clearings_since(ref('schema_changes'), window) }}
+),
+
+-- What this run has read through, per format (a format it read nothing of keeps its mark).
+refresh_mark as (
+    {{ state_refresh_mark(window, ['new_changes', 'new_clearings']) }}
+),
+
+-- A change that moved a row to a new key (primary-key update) deletes the old key.
+new_events as (
+    {{ state_events('new_changes') }}
+),
+
+{% if is_incremental() %}
+-- The prior rows this run rewrites (the delta layer and every key a new change touches or a
+-- table cleared now holds; every row when compacting), marked `is_touched` where the key is
+-- decided again; the rest is carried over as it is (macro touched_layer_rows).
+layer_rows as (
+    {{ touched_layer_rows('new_events', 'new_clearings', write_layer) }}
+),
+
+prior_state as (
+    select
+        table_id,
+        row_key,
+        key_bucket,
+        source_format,
+        source_system,
+        source_database,
+        source_schema,
+        source_table,
+        primary_key_columns,
+        row_key_kind,
+        column_types,
+        last_operation as operation,
+        false as after_is_partial,
+        image_is_merged,
+        row_image as image,
+        is_deleted and deleted_by = 'delete' as is_deleted,
+        last_change_id as change_id,
+        sort_key,
+        committed_at,
+        landed_at
+    from layer_rows
+    where is_touched
+),
+
+untouched_rows as (
+    select *
+    from layer_rows
+    where not is_touched
+),
+
+{%- if rebuild_merged_keys %}
+
+-- A prior row merged from partial images stands for changes below its sort_key: a change
+-- that arrives late (below it, landed after it) may belong under the partials merged into it.
+-- Such keys are rebuilt from all their changes in the change log, as a full rebuild does.
+rebuild_keys as (
+    select
+        keys_to_rebuild.table_id,
+        keys_to_rebuild.row_key
+    from {{ rebuild_keys_relation }} as keys_to_rebuild
+),
+
+-- rebuild_keys is broadcast: it is empty in the normal case and at most the new keys, while
+-- Spark sizes it from the prior state and would shuffle the whole change log twice.
+-- Inner and outer joins on it (it is distinct), not semi or anti joins: Spark pushes those
+-- below a union, and change_log is a union over the staging models, so each branch got its
+-- own copy of rebuild_keys' plan (25,180 plan nodes, 47 s in Spark on a 1% increment).
+rebuild_changes as (
+    select /*+ broadcast(rebuild_keys) */ changes.*
+    from {{ ref('change_log') }} as changes
+    inner join rebuild_keys
+        on changes.table_id = rebuild_keys.table_id
+        and changes.row_key = rebuild_keys.row_key
+    union all
+    select /*+ broadcast(rebuild_keys, own_key) */ moved.*
+    from {{ ref('change_log') }} as moved
+    inner join rebuild_keys
+        on moved.table_id = rebuild_keys.table_id
+        and moved.previous_row_key = rebuild_keys.row_key
+    left join rebuild_keys as own_key
+        on moved.table_id = own_key.table_id
+        and moved.row_key = own_key.row_key
+    where own_key.row_key is null
+),
+
+rebuilt_events as (
+    select /*+ broadcast(rebuild_keys) */ events.*
+    from ({{ state_events('rebuild_changes') }}) as events
+    inner join rebuild_keys
+        on events.table_id = rebuild_keys.table_id
+        and events.row_key = rebuild_keys.row_key
+),
+{%- endif %}
+{% endif %}
+
+candidates as (
+    {% if rebuild_merged_keys %}
+    -- (outer joins on rebuild_keys, not anti joins: see rebuild_changes)
+    select /*+ broadcast(rebuild_keys) */ new_events.*
+    from new_events
+    left join rebuild_keys
+        on new_events.table_id = rebuild_keys.table_id
+        and new_events.row_key = rebuild_keys.row_key
+    where rebuild_keys.row_key is null
+    union all
+    select /*+ broadcast(rebuild_keys) */ prior_state.*
+    from prior_state
+    left join rebuild_keys
+        on prior_state.table_id = rebuild_keys.table_id
+        and prior_state.row_key = rebuild_keys.row_key
+    where rebuild_keys.row_key is null
+    union all
+    select * from rebuilt_events
+    {% elif is_incremental() %}
+    select * from new_events
+    union all
+    select * from prior_state
+    {% else %}
+    select * from new_events
+    {% endif %}
+),
+
+-- Partial after images (e.g. SharePlex upd) merge over the last full image before them.
+with_base as (
+    select
+        candidates.*,
+        coalesce(
+            max(case when not after_is_partial then sort_key end)
+                over (partition by table_id, row_key),
+            ''
+        ) as base_sort_key
+    from candidates
+),
+
+latest as (
+    select
+        table_id,
+        row_key,
+        max_by(struct(with_base.*), sort_key) as winner,
+        aggregate(
+            array_sort(
+                collect_list(case when sort_key >= base_sort_key then struct(sort_key, image) end),
+                (left_step, right_step) -> case
+                    when left_step.sort_key < right_step.sort_key then -1
+                    when left_step.sort_key > right_step.sort_key then 1
+                    else 0
+                end
+            ),
+            cast(map() as map<string, string>),
+            (merged, step) -> map_concat(
+                map_filter(merged, (k, v) -> not map_contains_key(coalesce(step.image, map()), k)),
+                coalesce(step.image, cast(map() as map<string, string>))
+            )
+        ) as merged_image
+    from with_base
+    group by table_id, row_key
+),
+
+table_clearings as (
+    select
+        table_id,
+        max(sort_key) as cleared_sort_key
+    from {{ ref('schema_changes') }}
+    where clears_table and table_id is not null
+    group by table_id
+),
+
+final as (
+    select
+        latest.table_id,
+        latest.row_key,
+        winner.source_format,
+        winner.source_system,
+        winner.source_database,
+        winner.source_schema,
+        winner.source_table,
+        winner.primary_key_columns,
+        winner.row_key_kind,
+        case when winner.is_deleted then winner.image else merged_image end as row_image,
+        not winner.is_deleted and (winner.after_is_partial or winner.image_is_merged) as image_is_merged,
+        winner.column_types,
+        winner.is_deleted or coalesce(winner.sort_key < table_clearings.cleared_sort_key, false) as is_deleted,
+        case
+            when winner.is_deleted then 'delete'
+            when winner.sort_key < table_clearings.cleared_sort_key then 'truncate'
+        end as deleted_by,
+        winner.operation as last_operation,
+        winner.change_id as last_change_id,
+        winner.sort_key,
+        winner.committed_at,
+        winner.landed_at,
+        refresh_mark.refreshed_through,
+        refresh_mark.refreshed_through_by_format,
+        winner.key_bucket
+    from latest
+    cross join refresh_mark
+    left join table_clearings
+        on latest.table_id = table_clearings.table_id
+    {%- if is_incremental() %}
+    union all
+    -- unchanged rows carried over: only the marks are new
+    select
+        untouched_rows.table_id,
+        untouched_rows.row_key,
+        untouched_rows.source_format,
+        untouched_rows.source_system,
+        untouched_rows.source_database,
+        untouched_rows.source_schema,
+        untouched_rows.source_table,
+        untouched_rows.primary_key_columns,
+        untouched_rows.row_key_kind,
+        untouched_rows.row_image,
+        untouched_rows.image_is_merged,
+        untouched_rows.column_types,
+        untouched_rows.is_deleted,
+        untouched_rows.deleted_by,
+        untouched_rows.last_operation,
+        untouched_rows.last_change_id,
+        untouched_rows.sort_key,
+        untouched_rows.committed_at,
+        untouched_rows.landed_at,
+        refresh_mark.refreshed_through,
+        refresh_mark.refreshed_through_by_format,
+        untouched_rows.key_bucket
+    from untouched_rows
+    cross join refresh_mark
+    {%- endif %}
+)
+
+-- Into the layer this run writes, with the delta layer's placeholder row.
+select * from ({{ state_layer_output('final', write_layer) }}) as layered
