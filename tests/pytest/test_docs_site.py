@@ -56,8 +56,11 @@ FLOW = [
     # change_log reads each format's staging model directly (pruned by its marks)
     ("stg_dataworks__events", "change_log"),
     ("stg_datahub_tuple__events", "change_log"),
-    ("change_log", "current_state"),
-    ("change_log", "row_history"),
+    # the state models: views over their stored layers
+    ("change_log", "int_current_state_layers"),
+    ("int_current_state_layers", "current_state"),
+    ("change_log", "int_row_history_layers"),
+    ("int_row_history_layers", "row_history"),
 ]
 MACRO_SIGNATURE = re.compile(r"{%-?\s*(?:macro|test)\s+(\w+)\s*\((.*?)\)\s*-?%}", re.S)
 
