@@ -82,6 +82,10 @@ untouched_rows as (
     select *
     from layer_rows
     where not is_touched
+        {%- if write_layer == 'delta' %}
+        -- (all of them delta rows: said, so that Spark skips the base layer here)
+        and state_layer = 'delta'
+        {%- endif %}
 ),
 
 {%- if rebuild_merged_keys %}
