@@ -297,13 +297,13 @@ def test_change_log_page_renders(browser, served_site, site):
     graph = open_graph(page)
     page.screenshot(path=str(ARTIFACTS / "change_log_lineage.png"))
     labels = {n["label"] for n in graph["nodes"]}
-    # the model's graph: its direct parents and everything downstream, exposures included
+    # the model's graph: its direct parents and children (the state models' stored layers), exposures included
     assert {
         "stg_dataworks__events",
         "int_update_halves_paired",
         "change_log",
-        "current_state",
-        "row_history",
+        "int_current_state_layers",
+        "int_row_history_layers",
         "Table history and point-in-time queries",
     } <= labels
     assert_graph_drawn(graph)

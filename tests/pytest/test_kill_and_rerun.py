@@ -89,5 +89,5 @@ def test_killed_build_is_repaired_by_the_next_run(tmp_path: Path):
     run(env, "dbt", "build", *DATAWORKS_ONLY, "--target-path", str(tmp_path / "target"))
     repaired, rebuilt = snapshot_rebuild_snapshot(
         env, tmp_path, "run", "--full-refresh", *DATAWORKS_ONLY, "--target-path", str(tmp_path / "target"))
-    assert any('"relation":"int_current_state_layers"' in line for line in repaired), "nothing was built"
+    assert any('"relation":"current_state"' in line for line in repaired), "nothing was built"
     assert rebuilt == repaired
