@@ -227,24 +227,26 @@
 
 {#
     The changes a state model (current_state, row_history) reads: change_log in its read window.
-    In an incremental `dbt run`/`build` they are computed once and cached for the statement
-    (CACHE TABLE, a temporary view named by cached_changes_name; the model's post-hook drops
-    it); elsewhere (a full build, compile, docs, a model about to be skipped) the query is
-    inlined. The state models refer to their new changes in several places of one plan, and
-    each reference would read the change_log view again: a union over every staging model
-    and the anti join of repeated copies, where a table was one scan. Returns a relation to
-    select from.
+    In an incremental `dbt run`/`build` they are computed once and cached (CACHE TABLE, a
+    temporary view named by cached_changes_name): the state models refer to their new changes
+    in several places of one plan, and each reference would read the change_log view again (a
+    union over every staging model and the anti join of repeated copies). The two state models
+    read the same window in a normal run, and then share one cache: its name is a digest of the
+    invocation and the query, and drop_statement_caches (on-run-end) drops it. Elsewhere (a
+    full build, compile, docs, a model about to be skipped) the query is inlined. Returns a
+    relation to select from.
 #}
 {% macro state_new_changes(window) -%}
     {%- set query = 'select changes.* from ' ~ ref('change_log') ~ ' as changes where '
                     ~ landed_since_mark('changes', window) -%}
-    {{- return(cache_for_statement(cached_changes_name(), query) or '(' ~ query ~ ')') -}}
+    {{- return(cache_for_statement(cached_changes_name(query), query, shared=true) or '(' ~ query ~ ')') -}}
 {%- endmacro %}
 
 
-{# The temporary view state_new_changes caches a model's new changes in (its post-hook drops it). #}
-{% macro cached_changes_name() -%}
-    {{- return('cdc_new_changes__' ~ cached_view_suffix()) -}}
+{# The temporary view state_new_changes caches `query`'s changes in: one name per invocation
+   and query, so the state models share it and no later invocation reads it. #}
+{% macro cached_changes_name(query) -%}
+    {{- return('cdc_new_changes__' ~ local_md5(invocation_id ~ '|' ~ query)[:24]) -}}
 {%- endmacro %}
 
 
@@ -257,18 +259,39 @@
 
 {#
     In an incremental `dbt run`/`build` of a state model that has new input: runs `query` once,
-    before the model's statement, into a cached temporary view `name` (CACHE TABLE; the model's
-    post-hook drops it) and returns `name`. Elsewhere (a full build, compile, docs, a unit test,
-    a model about to be skipped as unchanged) returns none: the caller inlines the query.
+    before the model's statement, into a cached temporary view `name` (CACHE TABLE) and returns
+    `name`. `shared`: a view this invocation cached already under `name` is used as it is (the
+    name must then stand for the query: cached_changes_name), and drop_statement_caches drops
+    it at the end of the invocation; otherwise the model's post-hook drops it. Elsewhere (a
+    full build, compile, docs, a unit test, a model about to be skipped as unchanged) returns
+    none: the caller inlines the query.
 #}
-{% macro cache_for_statement(name, query) -%}
+{% macro cache_for_statement(name, query, shared=false) -%}
     {%- if execute and is_incremental() and flags.WHICH in ('run', 'build') and not cdc_in_unit_test()
           and not cdc_inputs_unchanged() -%}
+        {%- set cached = cdc_run_properties().setdefault('cdc.statement_caches', []) -%}
+        {%- if shared and name in cached -%}
+            {{- return(name) -}}
+        {%- endif -%}
         {%- do run_query('drop view if exists ' ~ name) -%}
         {%- do run_query('cache table ' ~ name ~ ' as ' ~ query) -%}
+        {%- if shared -%}
+            {%- do cached.append(name) -%}
+        {%- endif -%}
         {{- return(name) -}}
     {%- endif -%}
     {{- return(none) -}}
+{%- endmacro %}
+
+
+{# on-run-end: drops the shared caches of this invocation (cache_for_statement). #}
+{% macro drop_statement_caches() -%}
+    {%- if execute -%}
+        {%- for name in cdc_run_properties().pop('cdc.statement_caches', []) -%}
+            {%- do run_query('drop view if exists ' ~ name) -%}
+        {%- endfor -%}
+    {%- endif -%}
+    {{- return('') -}}
 {%- endmacro %}
 
 

@@ -3,7 +3,6 @@
         materialized='incremental',
         incremental_strategy=current_state_write_strategy(),
         partition_by=['state_layer'],
-        post_hook="drop view if exists {{ cached_changes_name() }}",
     )
 }}
 

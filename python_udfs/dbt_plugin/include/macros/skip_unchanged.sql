@@ -268,7 +268,8 @@
 
 
 {% materialization incremental, adapter='spark_cdc', supported_languages=['sql', 'python'] -%}
-    {{ return(cdc_run_unless_unchanged(materialization_incremental_spark)) }}
+    {#- incremental_insert.sql: an insert straight from the model's query where it can -#}
+    {{ return(cdc_run_unless_unchanged(cdc_incremental_materialization)) }}
 {%- endmaterialization %}
 
 
