@@ -232,7 +232,8 @@
     in several places of one plan, and each reference would read the change_log view again (a
     union over every staging model and the anti join of repeated copies). The two state models
     read the same window in a normal run, and then share one cache: its name is a digest of the
-    invocation and the query, and drop_statement_caches (on-run-end) drops it. Elsewhere (a
+    invocation and the query, and it is dropped once both have run (release_statement_caches,
+    their post-hook) or at the end of the invocation (drop_statement_caches). Elsewhere (a
     full build, compile, docs, a model about to be skipped) the query is inlined. Returns a
     relation to select from.
 #}
@@ -260,23 +261,33 @@
 {#
     In an incremental `dbt run`/`build` of a state model that has new input: runs `query` once,
     before the model's statement, into a cached temporary view `name` (CACHE TABLE) and returns
-    `name`. `shared`: a view this invocation cached already under `name` is used as it is (the
-    name must then stand for the query: cached_changes_name), and drop_statement_caches drops
-    it at the end of the invocation; otherwise the model's post-hook drops it. Elsewhere (a
-    full build, compile, docs, a unit test, a model about to be skipped as unchanged) returns
-    none: the caller inlines the query.
+    `name`; the model's post-hook drops it. `shared`: a view this invocation cached already
+    under `name` is used as it is (the name must then stand for the query:
+    cached_changes_name), and it is dropped once every model of the invocation that reads new
+    changes (state_new_changes) has run (release_statement_caches), or at the end
+    (drop_statement_caches). Not later: while a table is cached, Spark compares the plan of
+    every query with it, and the data tests after the state models took 3 s longer on a
+    1,000-message batch. Elsewhere (a full build, compile, docs, a unit test, a model about to
+    be skipped as unchanged) returns none: the caller inlines the query.
 #}
 {% macro cache_for_statement(name, query, shared=false) -%}
     {%- if execute and is_incremental() and flags.WHICH in ('run', 'build') and not cdc_in_unit_test()
           and not cdc_inputs_unchanged() -%}
-        {%- set cached = cdc_run_properties().setdefault('cdc.statement_caches', []) -%}
-        {%- if shared and name in cached -%}
+        {%- set caches = statement_caches() -%}
+        {%- if shared and name in caches -%}
             {{- return(name) -}}
         {%- endif -%}
         {%- do run_query('drop view if exists ' ~ name) -%}
         {%- do run_query('cache table ' ~ name ~ ' as ' ~ query) -%}
         {%- if shared -%}
-            {%- do cached.append(name) -%}
+            {#- its readers: this model and every selected model that reads new changes -#}
+            {%- set readers = [model.unique_id] -%}
+            {%- for node in graph.nodes.values()
+                  if node.resource_type == 'model' and node.unique_id in (selected_resources or [])
+                     and 'state_new_changes(' in node.raw_code and node.unique_id not in readers -%}
+                {%- do readers.append(node.unique_id) -%}
+            {%- endfor -%}
+            {%- do caches.update({name: readers}) -%}
         {%- endif -%}
         {{- return(name) -}}
     {%- endif -%}
@@ -284,10 +295,37 @@
 {%- endmacro %}
 
 
-{# on-run-end: drops the shared caches of this invocation (cache_for_statement). #}
+{# The shared caches of this invocation: {name: unique ids of the models still to read it}. #}
+{% macro statement_caches() -%}
+    {{- return(cdc_run_properties().setdefault('cdc.statement_caches', {})) -}}
+{%- endmacro %}
+
+
+{# Post-hook of a model that reads shared caches: drops each one no other model is still to read. #}
+{% macro release_statement_caches() -%}
+    {%- if execute -%}
+        {%- set caches = statement_caches() -%}
+        {%- for name in caches.keys() | list -%}
+            {%- set readers = caches[name] -%}
+            {%- if model.unique_id in readers -%}
+                {%- do readers.remove(model.unique_id) -%}
+            {%- endif -%}
+            {%- if not readers -%}
+                {%- do caches.pop(name) -%}
+                {%- do run_query('drop view if exists ' ~ name) -%}
+            {%- endif -%}
+        {%- endfor -%}
+    {%- endif -%}
+    {{- return('') -}}
+{%- endmacro %}
+
+
+{# on-run-end: drops the shared caches still held (a reader skipped, failed or not selected). #}
 {% macro drop_statement_caches() -%}
     {%- if execute -%}
-        {%- for name in cdc_run_properties().pop('cdc.statement_caches', []) -%}
+        {%- set caches = statement_caches() -%}
+        {%- for name in caches.keys() | list -%}
+            {%- do caches.pop(name) -%}
             {%- do run_query('drop view if exists ' ~ name) -%}
         {%- endfor -%}
     {%- endif -%}

@@ -3,7 +3,10 @@
         materialized='incremental',
         incremental_strategy=current_state_write_strategy(),
         partition_by=['state_layer'],
-        post_hook="drop view if exists {{ cached_rebuild_keys_name() }}",
+        post_hook=[
+            "drop view if exists {{ cached_rebuild_keys_name() }}",
+            "{{ release_statement_caches() }}",
+        ],
     )
 }}
 
