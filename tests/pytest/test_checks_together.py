@@ -38,13 +38,13 @@ def test_passing_column_checks_are_answered_by_one_query_per_model(built):
     results = results_of(built)
     together = {name for name, r in results.items() if code(r) == "cdc_checked_together"}
     for prefix in ("not_null_change_log_", "unique_change_log_", "accepted_values_change_log_",
-                   "not_null_current_state_",
+                   "is_fixed_width_per_group_change_log_", "not_null_current_state_",
                    "unique_combination_of_columns_current_state_"):
         assert any(name.startswith(prefix) for name in together), (prefix, sorted(together))
     # singular and other generic tests run their own SQL
     assert code(results["assert_every_event_is_accounted_for"]) != "cdc_checked_together"
     assert not any(code(r) == "cdc_checked_together" for name, r in results.items()
-                   if name.startswith(("is_fixed_width", "typed_values_all_converted")))
+                   if name.startswith("typed_values_all_converted"))
     assert all(r["status"] == "pass" and r["failures"] == 0 for r in results.values())
     # one aggregate per model holds them all
     log = (built.work_dir / "logs" / "dbt.log").read_text(encoding="utf-8")
@@ -53,8 +53,9 @@ def test_passing_column_checks_are_answered_by_one_query_per_model(built):
 
 
 def test_a_violated_check_runs_its_own_sql_and_fails_with_dbts_count(built):
-    # two rows that break the change log's checks: a null change_id and a duplicated one,
-    # an operation outside the vocabulary (written into the staging table change_log shows)
+    # rows that break the change log's checks: a null change_id and a duplicated one, an
+    # operation outside the vocabulary, a sort key one character longer than its table's
+    # others (written into the staging table change_log shows)
     staging = "{s}_staging.stg_canal__events"
     columns = [r["col_name"] for r in built.sql(f"describe {staging}")
                if r["col_name"] and not r["col_name"].startswith("#")]
@@ -69,16 +70,27 @@ def test_a_violated_check_runs_its_own_sql_and_fails_with_dbts_count(built):
         + f" from {staging} where change_id = '" + first["change_id"] + "'"
     )
     built.sql(f"insert into {staging} select * from {staging} where change_id = '" + first["change_id"] + "'")
+    built.sql(
+        f"insert into {staging} select "
+        + ", ".join(
+            "concat(change_id, '-wide') as change_id" if c == "change_id"
+            else "concat(event_id, '-wide') as event_id" if c == "event_id"
+            else "concat(sort_key, '0') as sort_key" if c == "sort_key" else f"`{c}`"
+            for c in columns)
+        + f" from {staging} where change_id = '" + first["change_id"] + "' limit 1"
+    )
     result = built.dbt("test", "--select", "change_log", expect_success=False)
     assert not result.success
     results = results_of(built)
     not_null = next(r for name, r in results.items() if name == "not_null_change_log_change_id")
     unique = next(r for name, r in results.items() if name == "unique_change_log_change_id")
     operation = next(r for name, r in results.items() if name.startswith("accepted_values_change_log_operation"))
-    for failed in (not_null, unique, operation):
+    width = next(r for name, r in results.items() if name.startswith("is_fixed_width_per_group_change_log_sort_key"))
+    for failed in (not_null, unique, operation, width):
         assert failed["status"] == "fail" and code(failed) != "cdc_checked_together", failed
-    # dbt's own counts: null rows; duplicated values; distinct values outside the vocabulary
-    assert (not_null["failures"], unique["failures"], operation["failures"]) == (1, 1, 1)
+    # the test's own counts: null rows; duplicated values; distinct values outside the
+    # vocabulary; tables whose sort keys differ in width
+    assert (not_null["failures"], unique["failures"], operation["failures"], width["failures"]) == (1, 1, 1, 1)
     # the other checks of the model still pass from the one query
     assert any(code(r) == "cdc_checked_together" and r["status"] == "pass" for r in results.values())
 

@@ -12,6 +12,11 @@
         unique           count(col) - count(distinct col)  (nulls ignored, as in dbt's test)
         unique_combination_of_columns (the project's own, tests/data_tests/generic/)
                          count(*) - count(distinct struct(cols))
+        is_fixed_width_per_group (the project's own)
+                         count(distinct struct(groups, length(col)))
+                           - count(distinct struct(groups)) + count_if(col is null)
+                         (0 when every group has one width and no null; not the number
+                         of failing groups, which the test's own SQL then gives)
 
     A test whose count is 0 passes from that answer (adapter response code
     `cdc_checked_together`, visible in run_results.json). A test with violations runs its own
@@ -26,7 +31,8 @@
 {%- macro cdc_checks_together_eligible(node) -%}
     {%- set meta = node.get('test_metadata') or {} -%}
     {%- if meta.get('namespace') is not none
-          or meta.get('name') not in ['not_null', 'unique', 'accepted_values', 'unique_combination_of_columns']
+          or meta.get('name') not in ['not_null', 'unique', 'accepted_values', 'unique_combination_of_columns',
+                                      'is_fixed_width_per_group']
           or (meta.get('kwargs', {}).get('column_name') is none
               and not meta.get('kwargs', {}).get('combination_of_columns'))
           or node.depends_on.nodes | length != 1 -%}
@@ -49,6 +55,9 @@
         {{ return('count_if((' ~ column ~ ') is null)') }}
     {%- elif node.test_metadata.name == 'unique' -%}
         {{ return('count(' ~ column ~ ') - count(distinct ' ~ column ~ ')') }}
+    {%- elif node.test_metadata.name == 'is_fixed_width_per_group' -%}
+        {{ return('count(distinct struct(' ~ kwargs.group_by ~ ', length(' ~ column ~ '))) - count(distinct struct('
+                  ~ kwargs.group_by ~ ')) + count_if((' ~ column ~ ') is null)') }}
     {%- elif node.test_metadata.name == 'unique_combination_of_columns' -%}
         {#- a struct is never null and groups nulls together, as the test's group by does -#}
         {{ return('count(*) - count(distinct struct(' ~ kwargs.combination_of_columns | join(', ') ~ '))') }}
