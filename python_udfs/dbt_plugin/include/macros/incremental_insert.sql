@@ -13,10 +13,10 @@
         insert into table <model> select <its columns> from (<the model's query>)
         insert overwrite table <model> partition (<partition_by>) select ... from (...)
 
-    the same columns in the same order as dbt-spark's own insert, without the view. Everything
-    else (first build, full refresh, a model that is a view now, Python models, other
-    strategies, other `on_schema_change` settings, which compare the view's columns with the
-    table's) runs dbt-spark's materialization unchanged.
+    dbt-spark's own insert statement (dbt_spark_get_incremental_sql) with the query in place of
+    the view. Everything else (first build, full refresh, a model that is a view now, Python
+    models, other strategies, other `on_schema_change` settings, which compare the view's
+    columns with the table's) runs dbt-spark's materialization unchanged.
 -#}
 {%- macro cdc_incremental_materialization() -%}
     {%- set strategy = config.get('incremental_strategy') or 'append' -%}
@@ -33,17 +33,14 @@
         {%- endcall -%}
     {%- endif -%}
     {{ run_hooks(pre_hooks) }}
-    {%- set columns = adapter.get_columns_in_relation(this) | map(attribute='quoted') | join(', ') -%}
-    {%- call statement('main') -%}
-        {%- if strategy == 'insert_overwrite' %}
-        insert overwrite table {{ this }}
-        {{ partition_cols(label="partition") }}
-        {%- else %}
-        insert into table {{ this }}
-        {%- endif %}
-        select {{ columns }} from (
+    {#- dbt-spark's own insert (its columns, its partition clause), from the query itself -#}
+    {%- set source -%}
+        (
             {{ compiled_code }}
         ) as cdc_incremental_rows
+    {%- endset -%}
+    {%- call statement('main') -%}
+        {{ dbt_spark_get_incremental_sql(strategy, source, this, existing_relation, none, none) }}
     {%- endcall -%}
     {% do apply_grants(this, config.get('grants'), should_revoke(existing_relation, full_refresh_mode=false)) %}
     {% do persist_docs(this, model) %}
