@@ -215,7 +215,7 @@ struct<
     case when {{ message_key }} is not null then
         json_object_keys(
             case
-                when array_sort(json_object_keys({{ message_key }})) = array('payload', 'schema')
+                when sort_array(json_object_keys({{ message_key }})) = array('payload', 'schema')
                     then get_json_object({{ message_key }}, '$.payload')
                 else {{ message_key }}
             end
