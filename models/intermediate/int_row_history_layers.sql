@@ -160,7 +160,9 @@ timed as (
                 partition by table_id, row_key order by sort_key
                 rows between unbounded preceding and 1 preceding
             )
-        ) as valid_since
+        ) as valid_since,
+        -- (an unknown after_is_partial counts as partial, as in the merge below)
+        bool_or(coalesce(after_is_partial, true)) over (partition by table_id, row_key) as key_has_partial
     from distinct_versions
 ),
 
@@ -169,8 +171,11 @@ ordered as (
         timed.*,
         lead(sort_key) over (partition by table_id, row_key order by sort_key) as next_sort_key,
         lead(valid_since) over (partition by table_id, row_key order by sort_key) as next_valid_since,
-        -- partial images merge over the last full image at or before this version
-        collect_list(struct(sort_key, after_is_partial, change_image)) over (
+        -- partial images merge over the last full image at or before this version; only a
+        -- key with a partial image collects its history (a running list grows as n^2)
+        collect_list(
+            case when key_has_partial then struct(sort_key, after_is_partial, change_image) end
+        ) over (
             partition by table_id, row_key order by sort_key
             rows between unbounded preceding and current row
         ) as history_so_far
@@ -228,25 +233,29 @@ final as (
         ordered.is_deletion as is_deleted,
         ordered.after_is_partial,
         ordered.change_image,
-        aggregate(
-            slice(
-                history_so_far,
-                -- position of the last full (non-partial) image, or 1
-                coalesce(
-                    size(history_so_far) + 1 - nullif(
-                        array_position(reverse(transform(history_so_far, step -> not step.after_is_partial)), true),
-                        0
+        case
+            -- a full image is the version's image (what the merge below gives for it)
+            when not ordered.after_is_partial then coalesce(ordered.change_image, cast(map() as map<string, string>))
+            else aggregate(
+                slice(
+                    history_so_far,
+                    -- position of the last full (non-partial) image, or 1
+                    coalesce(
+                        size(history_so_far) + 1 - nullif(
+                            array_position(reverse(transform(history_so_far, step -> not step.after_is_partial)), true),
+                            0
+                        ),
+                        1
                     ),
-                    1
+                    size(history_so_far)
                 ),
-                size(history_so_far)
-            ),
-            cast(map() as map<string, string>),
-            (merged, step) -> map_concat(
-                map_filter(merged, (k, v) -> not map_contains_key(coalesce(step.change_image, map()), k)),
-                coalesce(step.change_image, cast(map() as map<string, string>))
+                cast(map() as map<string, string>),
+                (merged, step) -> map_concat(
+                    map_filter(merged, (k, v) -> not map_contains_key(coalesce(step.change_image, map()), k)),
+                    coalesce(step.change_image, cast(map() as map<string, string>))
+                )
             )
-        ) as row_image,
+        end as row_image,
         ordered.sort_key,
         ordered.valid_since as valid_from,
         case
