@@ -168,7 +168,9 @@ with_base as (
             max(case when not after_is_partial then sort_key end)
                 over (partition by table_id, row_key),
             ''
-        ) as base_sort_key
+        ) as base_sort_key,
+        -- (an unknown after_is_partial counts as partial, as in base_sort_key)
+        bool_or(coalesce(after_is_partial, true)) over (partition by table_id, row_key) as key_has_partial
     from candidates
 ),
 
@@ -177,9 +179,10 @@ latest as (
         table_id,
         row_key,
         max_by(struct(with_base.*), sort_key) as winner,
+        -- merged only for a key with a partial image (a full latest image is its own result)
         aggregate(
             array_sort(
-                collect_list(case when sort_key >= base_sort_key then struct(sort_key, image) end),
+                collect_list(case when key_has_partial and sort_key >= base_sort_key then struct(sort_key, image) end),
                 (left_step, right_step) -> case
                     when left_step.sort_key < right_step.sort_key then -1
                     when left_step.sort_key > right_step.sort_key then 1
@@ -216,7 +219,11 @@ final as (
         winner.source_table,
         winner.primary_key_columns,
         winner.row_key_kind,
-        case when winner.is_deleted then winner.image else merged_image end as row_image,
+        case
+            when winner.is_deleted then winner.image
+            when not winner.after_is_partial then coalesce(winner.image, cast(map() as map<string, string>))
+            else merged_image
+        end as row_image,
         not winner.is_deleted and (winner.after_is_partial or winner.image_is_merged) as image_is_merged,
         winner.column_types,
         winner.is_deleted or coalesce(winner.sort_key < table_clearings.cleared_sort_key, false) as is_deleted,
