@@ -83,8 +83,8 @@
 {#
     Canonical JSON text of a map with its keys sorted (stable hashing and comparison).
     sort_array, not array_sort: Spark runs array_sort's default comparator as an interpreted
-    lambda, which made the change id half of a staging query's time (bench/SUMMARY.md,
-    2026-11-27, late night). Entries are never null and keys are unique, so both sort alike.
+    lambda (about a quarter slower on 10-column maps: bench/results/2026-11-27-late-lambda-costs).
+    Entries are never null and keys are unique, so both sort alike.
 #}
 {% macro canonical_map_json(map_expression) -%}
     to_json(sort_array(map_entries({{ map_expression }})))
