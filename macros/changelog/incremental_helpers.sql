@@ -227,58 +227,55 @@
 
 {#
     The changes a state model (current_state, row_history) reads: change_log in its read window.
-    In an incremental `dbt run`/`build` they are computed once and cached (CACHE TABLE, a
-    temporary view named by cached_changes_name): the state models refer to their new changes
-    in several places of one plan, and each reference would read the change_log view again (a
-    union over every staging model and the anti join of repeated copies). The two state models
-    read the same window in a normal run, and then share one cache: its name is a digest of the
-    invocation and the query, and it is dropped once both have run (release_statement_caches,
-    their post-hook) or at the end of the invocation (drop_statement_caches). Elsewhere (a
-    full build, compile, docs, a model about to be skipped) the query is inlined. Returns a
-    relation to select from.
+    In an incremental `dbt run`/`build` they are computed once into an input table
+    (statement_input_table, named by new_changes_table_name): the state models refer to their
+    new changes in several places of one plan, and each reference would read the change_log
+    view again (a union over every staging model and the anti join of repeated copies). The
+    two state models read the same window in a normal run, and then share one table: its name
+    is a digest of the invocation and the query, and it is dropped once both have run
+    (release_input_tables, their post-hook) or at the end of the invocation
+    (drop_input_tables). Elsewhere (a full build, compile, docs, a model about to be skipped)
+    the query is inlined. Returns a relation to select from.
 #}
 {% macro state_new_changes(window) -%}
     {%- set query = 'select changes.* from ' ~ ref('change_log') ~ ' as changes where '
                     ~ landed_since_mark('changes', window) -%}
-    {{- return(cache_for_statement(cached_changes_name(query), query, shared=true) or '(' ~ query ~ ')') -}}
+    {{- return(statement_input_table(new_changes_table_name(query), query, shared=true) or '(' ~ query ~ ')') -}}
 {%- endmacro %}
 
 
-{# The temporary view state_new_changes caches `query`'s changes in: one name per invocation
-   and query, so the state models share it and no later invocation reads it. #}
-{% macro cached_changes_name(query) -%}
+{# The input table state_new_changes writes new changes to: one name per invocation and
+   query, so the state models share it and no later invocation reads it. #}
+{% macro new_changes_table_name(query) -%}
     {{- return('cdc_new_changes__' ~ local_md5(invocation_id ~ '|' ~ query)[:24]) -}}
 {%- endmacro %}
 
 
-{# `<schema>__<model>` of the running model, as a plain identifier: the temporary views of
-   the same model in two schemas (two projects in one Spark session) stay apart. #}
-{% macro cached_view_suffix() -%}
+{# `<schema>__<model>` of the running model, as a plain identifier: the input tables of the
+   same model in two schemas (two projects in one Spark session) stay apart. #}
+{% macro input_table_suffix() -%}
     {{- return(modules.re.sub('[^A-Za-z0-9_]', '_', this.schema ~ '__' ~ this.identifier)) -}}
 {%- endmacro %}
 
 
 {#
     In an incremental `dbt run`/`build` of a state model that has new input: runs `query` once,
-    before the model's statement, into a cached temporary view `name` (CACHE TABLE) and returns
-    `name`; the model's post-hook drops it. `shared`: a view this invocation cached already
-    under `name` is used as it is (the name must then stand for the query:
-    cached_changes_name), and it is dropped once every model of the invocation that reads new
-    changes (state_new_changes) has run (release_statement_caches), or at the end
-    (drop_statement_caches). Not later: while a table is cached, Spark compares the plan of
-    every query with it, and the data tests after the state models took 3 s longer on a
-    1,000-message batch. Elsewhere (a full build, compile, docs, a unit test, a model about to
-    be skipped as unchanged) returns none: the caller inlines the query.
+    before the model's statement, into the Parquet table `name` in the model's schema and
+    returns the relation. A table, not CACHE TABLE: Spark does not use cached data in a query
+    with a WITH clause (every model has one), so a cached view was computed again at each
+    reference (adapter.cdc_create_input_table). `shared`: a table this invocation created
+    already under `name` is used as it is (the name must then stand for the query:
+    new_changes_table_name), and it is dropped once every model of the invocation that reads
+    new changes (state_new_changes) has run (release_input_tables), or at the end
+    (drop_input_tables); creating one first drops those a killed run left in the schema.
+    Not shared: created again, and the model's post-hook drops it. Elsewhere (a full build,
+    compile, docs, a unit test, a model about to be skipped as unchanged) returns none: the
+    caller inlines the query.
 #}
-{% macro cache_for_statement(name, query, shared=false) -%}
+{% macro statement_input_table(name, query, shared=false) -%}
     {%- if execute and is_incremental() and flags.WHICH in ('run', 'build') and not cdc_in_unit_test()
           and not cdc_inputs_unchanged() -%}
-        {%- set caches = statement_caches() -%}
-        {%- if shared and name in caches -%}
-            {{- return(name) -}}
-        {%- endif -%}
-        {%- do run_query('drop view if exists ' ~ name) -%}
-        {%- do run_query('cache table ' ~ name ~ ' as ' ~ query) -%}
+        {%- set readers = none -%}
         {%- if shared -%}
             {#- its readers: this model and every selected model that reads new changes -#}
             {%- set readers = [model.unique_id] -%}
@@ -287,47 +284,34 @@
                      and 'state_new_changes(' in node.raw_code and node.unique_id not in readers -%}
                 {%- do readers.append(node.unique_id) -%}
             {%- endfor -%}
-            {%- do caches.update({name: readers}) -%}
         {%- endif -%}
-        {{- return(name) -}}
+        {{- return(adapter.cdc_create_input_table(
+                this.schema, name, query, input_tables(), readers,
+                sweep_prefix=('cdc_new_changes__' if shared else none))) -}}
     {%- endif -%}
     {{- return(none) -}}
 {%- endmacro %}
 
 
-{# The shared caches of this invocation: {name: unique ids of the models still to read it}. #}
-{% macro statement_caches() -%}
-    {{- return(cdc_run_properties().setdefault('cdc.statement_caches', {})) -}}
+{# The shared input tables of this invocation: {relation: unique ids of the models still to read it}. #}
+{% macro input_tables() -%}
+    {{- return(cdc_run_properties().setdefault('cdc.input_tables', {})) -}}
 {%- endmacro %}
 
 
-{# Post-hook of a model that reads shared caches: drops each one no other model is still to read. #}
-{% macro release_statement_caches() -%}
+{# Post-hook of a model that reads shared input tables: drops each one no other model is still to read. #}
+{% macro release_input_tables() -%}
     {%- if execute -%}
-        {%- set caches = statement_caches() -%}
-        {%- for name in caches.keys() | list -%}
-            {%- set readers = caches[name] -%}
-            {%- if model.unique_id in readers -%}
-                {%- do readers.remove(model.unique_id) -%}
-            {%- endif -%}
-            {%- if not readers -%}
-                {%- do caches.pop(name) -%}
-                {%- do run_query('drop view if exists ' ~ name) -%}
-            {%- endif -%}
-        {%- endfor -%}
+        {%- do adapter.cdc_release_input_tables(input_tables(), model.unique_id) -%}
     {%- endif -%}
     {{- return('') -}}
 {%- endmacro %}
 
 
-{# on-run-end: drops the shared caches still held (a reader skipped, failed or not selected). #}
-{% macro drop_statement_caches() -%}
+{# on-run-end: drops the shared input tables still held (a reader skipped, failed or not selected). #}
+{% macro drop_input_tables() -%}
     {%- if execute -%}
-        {%- set caches = statement_caches() -%}
-        {%- for name in caches.keys() | list -%}
-            {%- do caches.pop(name) -%}
-            {%- do run_query('drop view if exists ' ~ name) -%}
-        {%- endfor -%}
+        {%- do adapter.cdc_release_input_tables(input_tables(), none) -%}
     {%- endif -%}
     {{- return('') -}}
 {%- endmacro %}
@@ -340,8 +324,8 @@
     into it, and the key is rebuilt from all its changes, as a full rebuild does.
     `new_changes` is the relation of the run's new changes (state_new_changes).
     Returns none when no key needs it, else a relation of distinct (table_id, row_key). In a
-    real incremental run the keys are computed before the statement (cached, name
-    cached_rebuild_keys_name): they are almost always none, and then the statement leaves out
+    real incremental run the keys are computed before the statement (an input table,
+    rebuild_keys_table_name): they are almost always none, and then the statement leaves out
     the rebuild path and its read of the whole change log (a union over every staging model).
 #}
 {% macro state_rebuild_keys(new_changes) -%}
@@ -363,21 +347,21 @@
             or new_events.source_format <> prior_state.source_format
         )
     {%- endset -%}
-    {%- set cached = cache_for_statement(cached_rebuild_keys_name(), query) -%}
-    {%- if cached is none -%}
+    {%- set keys = statement_input_table(rebuild_keys_table_name(), query) -%}
+    {%- if keys is none -%}
         {{- return('(' ~ query ~ ')') -}}
     {%- endif -%}
-    {%- if run_query('select 1 from ' ~ cached ~ ' limit 1').rows | length == 0 -%}
-        {%- do run_query('drop view if exists ' ~ cached) -%}
+    {%- if run_query('select 1 from ' ~ keys ~ ' limit 1').rows | length == 0 -%}
+        {%- do run_query('drop table if exists ' ~ keys) -%}
         {{- return(none) -}}
     {%- endif -%}
-    {{- return(cached) -}}
+    {{- return(keys) -}}
 {%- endmacro %}
 
 
-{# The temporary view state_rebuild_keys caches current_state's keys to rebuild in (the post-hook drops it). #}
-{% macro cached_rebuild_keys_name() -%}
-    {{- return('cdc_rebuild_keys__' ~ cached_view_suffix()) -}}
+{# The input table state_rebuild_keys writes current_state's keys to rebuild to (the post-hook drops it). #}
+{% macro rebuild_keys_table_name() -%}
+    {{- return('cdc_rebuild_keys__' ~ input_table_suffix()) -}}
 {%- endmacro %}
 
 

@@ -4,8 +4,8 @@
         incremental_strategy=current_state_write_strategy(),
         partition_by=['state_layer'],
         post_hook=[
-            "drop view if exists {{ cached_rebuild_keys_name() }}",
-            "{{ release_statement_caches() }}",
+            "drop table if exists `{{ this.schema }}`.`{{ rebuild_keys_table_name() }}`",
+            "{{ release_input_tables() }}",
         ],
     )
 }}
@@ -23,7 +23,7 @@
 {#- keys a late change rebuilds from the whole change log (none almost always: no rebuild path) -#}
 {%- set rebuild_keys_relation = state_rebuild_keys(new_changes_relation) %}
 {%- set rebuild_merged_keys = rebuild_keys_relation is not none %}
--- change_log in the read window (cached once in an incremental run: macro state_new_changes)
+-- change_log in the read window (written once in an incremental run: macro state_new_changes)
 with new_changes as (
     select changes.*
     from {{ new_changes_relation }} as changes

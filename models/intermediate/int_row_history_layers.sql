@@ -3,7 +3,7 @@
         materialized='incremental',
         incremental_strategy=current_state_write_strategy(),
         partition_by=['state_layer'],
-        post_hook="{{ release_statement_caches() }}",
+        post_hook="{{ release_input_tables() }}",
     )
 }}
 
@@ -27,7 +27,7 @@
 {%- for format_id in cdc_enabled_formats() if cdc_format(format_id).get('update_pairs_model') %}
 {%- do update_pairs_models.append(cdc_format(format_id)['update_pairs_model']) %}
 {%- endfor %}
--- change_log in the read window (cached once in an incremental run: macro state_new_changes)
+-- change_log in the read window (written once in an incremental run: macro state_new_changes)
 with new_changes as (
     select changes.*
     from {{ state_new_changes(window) }} as changes

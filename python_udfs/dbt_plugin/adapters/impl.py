@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
 
 from dbt.adapters.base.meta import available
 from dbt.adapters.events.logging import AdapterLogger
@@ -10,6 +11,14 @@ from dbt.adapters.spark.impl import SparkAdapter
 from dbt.adapters.spark_cdc.connections import SparkCdcConnectionManager
 
 logger = AdapterLogger("SparkCdc")
+
+# Input tables are created, shared and dropped under one lock: with dbt threads > 1 the two
+# state models run side by side, and both would create (or drop) the one they share.
+_INPUT_TABLES_LOCK = threading.Lock()
+
+
+def _quoted(identifier: str) -> str:
+    return "`" + identifier.replace("`", "``") + "`"
 
 
 class SparkCdcAdapter(SparkAdapter):
@@ -105,6 +114,62 @@ class SparkCdcAdapter(SparkAdapter):
             except Exception as error:  # noqa: BLE001 - the tests' own queries report it
                 logger.debug(f"{relation}: column checks together failed, each runs alone: {error}")
         self._cdc_checks[relation] = counts
+
+    @available
+    def cdc_create_input_table(
+        self,
+        schema: str,
+        name: str,
+        query: str,
+        registry: dict,
+        readers: list | None = None,
+        sweep_prefix: str | None = None,
+    ) -> str:
+        """Write ``query``'s rows to the Parquet table ``schema.name`` and return the quoted
+        relation: the input a model's statement reads in several places, computed once
+        (the project's macros/changelog/incremental_helpers.sql, statement_input_table).
+        A real table, not ``CACHE TABLE``: Spark (4.3) does not use cached data in a query
+        with a WITH clause, which every model has, so a cached view was computed again at
+        every reference.
+
+        ``readers``: the unique ids of the models that share the table (the caller's first);
+        a table this invocation already created under ``name`` is then returned as it is, and
+        ``registry`` (the invocation's ``{relation: readers}``) records it until the last
+        reader releases it (cdc_release_input_tables). None: created again, the caller drops
+        it. ``sweep_prefix``: before creating a shared table, drop the tables of ``schema``
+        named with this prefix that this invocation does not hold (left by a killed run).
+        """
+        relation = f"{_quoted(schema)}.{_quoted(name)}"
+        with _INPUT_TABLES_LOCK:
+            if readers is not None and relation in registry:
+                return relation
+            if readers is not None and sweep_prefix:
+                _, tables = self.execute(
+                    f"show tables in {_quoted(schema)} like '{sweep_prefix}*'", auto_begin=False, fetch=True
+                )
+                for row in tables.rows:
+                    left = f"{_quoted(schema)}.{_quoted(row[1])}"
+                    if not row[2] and left not in registry and left != relation:
+                        logger.debug(f"dropping {left}, left by an interrupted run")
+                        self.execute(f"drop table if exists {left}", auto_begin=False)
+            self.execute(f"drop table if exists {relation}", auto_begin=False)
+            self.execute(f"create table {relation} using parquet as {query}", auto_begin=False)
+            if readers is not None:
+                registry[relation] = list(readers)
+        return relation
+
+    @available
+    def cdc_release_input_tables(self, registry: dict, reader: str | None = None) -> None:
+        """``reader`` has run: drop every shared input table of ``registry`` that no other
+        model is still to read. ``reader`` None (on-run-end): drop every one still held (a
+        reader skipped, failed or not selected)."""
+        with _INPUT_TABLES_LOCK:
+            for relation, readers in list(registry.items()):
+                if reader in readers:
+                    readers.remove(reader)
+                if reader is None or not readers:
+                    registry.pop(relation, None)
+                    self.execute(f"drop table if exists {relation}", auto_begin=False)
 
     @available
     def cdc_read_seed_rows(self, path: str) -> list:
