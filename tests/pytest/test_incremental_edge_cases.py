@@ -8,7 +8,9 @@
   another format's latest batch but seen only after it still reaches the change log;
 - staging reads only batches after its last complete one, and a batch it holds only part of
   is read again without duplicating what it holds;
-- a small batch rewrites only the state models' delta layer, until compaction.
+- a small batch rewrites only the state models' delta layer, until compaction;
+- the state models run side by side (dbt threads) share one input table of new changes, and
+  no input table outlives a run.
 """
 
 from __future__ import annotations
@@ -446,3 +448,35 @@ def test_a_small_batch_rewrites_the_delta_layer_only_until_compaction(make_pipel
     assert rows_per_layer() == {"state": {"base": 8, "delta": 0}, "history": {"base": 11, "delta": 0}}
     assert base_files() != before
     agrees_with_full_rebuild()
+
+
+def test_state_models_side_by_side_share_one_input_table_and_drop_it(make_pipeline):
+    """An incremental run writes the state models' new changes once, to an input table in the
+    staging schema (state_new_changes). With 4 dbt threads the two state models run at the same
+    time: they must neither both create it (TEMP_TABLE_OR_VIEW_ALREADY_EXISTS, seen with the
+    cached view it replaced) nor drop it under each other. No input table outlives the run, and
+    one a killed run left behind is dropped by the next run."""
+    pipeline = make_pipeline("inputs", {"cdc_formats": ["dataworks"]})
+    columns = [("id", "LONG"), ("v", "STRING")]
+
+    def change(operation, n, sequence, before=None, after=None):
+        return dataworks_message(operation, "t", columns=columns, primary_key=["id"], sequence_id=str(sequence),
+                                 before=before, after=after)
+
+    def input_tables():
+        return sorted(r["tableName"] for r in pipeline.sql("show tables in {s}_staging like 'cdc_*'"))
+
+    pipeline.land("dataworks", [change("INSERT", n, 100 + n, after={"id": n, "v": "a"}) for n in range(1, 5)])
+    pipeline.build()
+    pipeline.sql("create table {s}_staging.cdc_new_changes__left_by_a_killed_run using parquet as select 1 as x")
+    for batch in range(1, 4):
+        pipeline.land("dataworks", [
+            change("UPDATE", batch, 200 + batch, before={"id": batch, "v": "a"}, after={"id": batch, "v": f"b{batch}"}),
+        ])
+        pipeline.build("--threads", "4")
+        assert input_tables() == []
+    state = {r["row_key"]: json.loads(r["row_image"])["v"] for r in pipeline.sql(STATE)}
+    assert state == {"1": "b1", "2": "b2", "3": "b3", "4": "a"}
+    incremental = as_set(pipeline.sql(STATE)), as_set(pipeline.sql(HISTORY))
+    pipeline.rebuild()
+    assert (as_set(pipeline.sql(STATE)), as_set(pipeline.sql(HISTORY))) == incremental
