@@ -5,13 +5,20 @@
     The existing keys are found with a semi join of {{ this }} against the (small) new batch,
     then removed with an anti join against that (smaller) set: both joins broadcast the small
     side, so a small batch never shuffles the whole target.
+
+    `deduplicate=false` is for a CTE that holds one row per key by construction: it skips the
+    ranking window, a shuffle and sort of every row (`row_rank` is then 1).
 #}
-{% macro new_rows_only(new_rows, key_column, order_by) -%}
+{% macro new_rows_only(new_rows, key_column, order_by, deduplicate=true) -%}
     select deduplicated.*
     from (
         select
             {{ new_rows }}.*,
+            {%- if deduplicate %}
             row_number() over (partition by {{ key_column }} order by {{ order_by }}) as row_rank
+            {%- else %}
+            1 as row_rank
+            {%- endif %}
         from {{ new_rows }}
     ) as deduplicated
     {%- if is_incremental() %}

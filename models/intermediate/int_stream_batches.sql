@@ -23,7 +23,7 @@ with events as (
 -- exclusive (the accounting equation): row changes if any of its events is a row change or
 -- update half (bad rows of the same message are in quarantine too), else quarantined if any
 -- event is invalid, else control only. The events are grouped once, by message; the batches
--- are summed from these rows.
+-- are summed from these rows, and take their latest change from batch_positions.
 messages as (
     select
         source_format,
@@ -37,15 +37,28 @@ messages as (
         max(case when event_class = 'heartbeat' then committed_at end) as last_heartbeat_at,
         max(case when event_class in ('change', 'update_half') then committed_at end) as last_change_committed_at,
         max(case when event_class in ('change', 'update_half') then captured_at end) as last_change_captured_at,
-        max(case when event_class in ('change', 'update_half') then landed_at end) as last_change_landed_at,
-        max_by(source_position, sort_key) filter (where event_class in ('change', 'update_half')) as last_source_position,
-        max(sort_key) filter (where event_class in ('change', 'update_half')) as last_change_sort_key
+        max(case when event_class in ('change', 'update_half') then landed_at end) as last_change_landed_at
     from events
     group by source_format, stream_name, landed_at, message_id
 ),
 
-new_batches as (
+-- The latest change of each batch, straight from its events: a max over text (sort_key) is
+-- a sort aggregate in Spark, cheap over a few batch groups, dear over a million messages.
+batch_positions as (
     select
+        source_format,
+        stream_name,
+        landed_at,
+        max_by(source_position, sort_key) as last_source_position,
+        max(sort_key) as last_change_sort_key
+    from events
+    where event_class in ('change', 'update_half')
+    group by source_format, stream_name, landed_at
+),
+
+batch_counts as (
+    select
+        source_format,
         stream_name,
         landed_at,
         count(*) as messages_landed,
@@ -59,12 +72,35 @@ new_batches as (
         max(last_heartbeat_at) as last_heartbeat_at,
         max(last_change_committed_at) as last_change_committed_at,
         max(last_change_captured_at) as last_change_captured_at,
-        max(last_change_landed_at) as last_change_landed_at,
-        max_by(last_source_position, last_change_sort_key) as last_source_position,
-        max(last_change_sort_key) as last_change_sort_key,
-        source_format
+        max(last_change_landed_at) as last_change_landed_at
     from messages
     group by source_format, stream_name, landed_at
+),
+
+new_batches as (
+    select
+        batch_counts.stream_name,
+        batch_counts.landed_at,
+        batch_counts.messages_landed,
+        batch_counts.row_events,
+        batch_counts.control_events,
+        batch_counts.quarantined_events,
+        batch_counts.tombstones_skipped,
+        batch_counts.messages_with_row_changes,
+        batch_counts.control_messages,
+        batch_counts.quarantined_messages,
+        batch_counts.last_heartbeat_at,
+        batch_counts.last_change_committed_at,
+        batch_counts.last_change_captured_at,
+        batch_counts.last_change_landed_at,
+        batch_positions.last_source_position,
+        batch_positions.last_change_sort_key,
+        batch_counts.source_format
+    from batch_counts
+    left join batch_positions
+        on batch_counts.source_format <=> batch_positions.source_format
+        and batch_counts.stream_name <=> batch_positions.stream_name
+        and batch_counts.landed_at <=> batch_positions.landed_at
 )
 
 select * from new_batches

@@ -115,8 +115,10 @@ updates as (
     from paired
 ),
 
+-- One row per pair_id already: each group above has one row, and its winning after half
+-- belongs to that group only. So only the pairs an earlier run emitted are left out.
 new_updates as (
-    {{ new_rows_only('updates', 'pair_id', 'landed_at') }}
+    {{ new_rows_only('updates', 'pair_id', 'landed_at', deduplicate=false) }}
 )
 
 select
