@@ -275,17 +275,17 @@
     new_changes_table_name), and it is dropped once every model of the invocation that reads
     new changes (state_new_changes) has run (release_input_tables), or at the end
     (drop_input_tables); creating one first drops those a killed run left in the schema.
-    Not shared: created again, and the model's post-hook drops it. Elsewhere (a full build,
+    Not shared: created again, and dropped after the model by the same post-hook
+    (release_input_tables) or at the end of the invocation. Elsewhere (a full build,
     compile, docs, a unit test, a model about to be skipped as unchanged) returns none: the
     caller inlines the query.
 #}
 {% macro statement_input_table(name, query, shared=false) -%}
     {%- if execute and is_incremental() and flags.WHICH in ('run', 'build') and not cdc_in_unit_test()
           and not cdc_inputs_unchanged() -%}
-        {%- set readers = none -%}
+        {#- its readers: this model, and if shared every selected model that reads new changes -#}
+        {%- set readers = [model.unique_id] -%}
         {%- if shared -%}
-            {#- its readers: this model and every selected model that reads new changes -#}
-            {%- set readers = [model.unique_id] -%}
             {%- for node in graph.nodes.values()
                   if node.resource_type == 'model' and node.unique_id in (selected_resources or [])
                      and 'state_new_changes(' in node.raw_code and node.unique_id not in readers -%}
@@ -294,19 +294,19 @@
         {%- endif -%}
         {{- return(adapter.cdc_create_input_table(
                 this.schema, name, query, input_tables(), readers,
-                sweep_prefix=('cdc_new_changes__' if shared else none))) -}}
+                sweep_prefix=('cdc_new_changes__' if shared else none), shared=shared)) -}}
     {%- endif -%}
     {{- return(none) -}}
 {%- endmacro %}
 
 
-{# The shared input tables of this invocation: {relation: unique ids of the models still to read it}. #}
+{# The input tables of this invocation: {relation: unique ids of the models still to read it}. #}
 {% macro input_tables() -%}
     {{- return(cdc_run_properties().setdefault('cdc.input_tables', {})) -}}
 {%- endmacro %}
 
 
-{# Post-hook of a model that reads shared input tables: drops each one no other model is still to read. #}
+{# Post-hook of a model that reads input tables: drops each one no other model is still to read. #}
 {% macro release_input_tables() -%}
     {%- if execute -%}
         {%- do adapter.cdc_release_input_tables(input_tables(), model.unique_id) -%}
@@ -315,7 +315,7 @@
 {%- endmacro %}
 
 
-{# on-run-end: drops the shared input tables still held (a reader skipped, failed or not selected). #}
+{# on-run-end: drops the input tables still held (a reader skipped, failed or not selected). #}
 {% macro drop_input_tables() -%}
     {%- if execute -%}
         {%- do adapter.cdc_release_input_tables(input_tables(), none) -%}
@@ -366,7 +366,7 @@
 {%- endmacro %}
 
 
-{# The input table state_rebuild_keys writes current_state's keys to rebuild to (the post-hook drops it). #}
+{# The input table state_rebuild_keys writes current_state's keys to rebuild to (released like the others). #}
 {% macro rebuild_keys_table_name() -%}
     {{- return('cdc_rebuild_keys__' ~ input_table_suffix()) -}}
 {%- endmacro %}

@@ -3,10 +3,7 @@
         materialized='incremental',
         incremental_strategy=current_state_write_strategy(),
         partition_by=['state_layer'],
-        post_hook=[
-            "drop table if exists `{{ this.schema }}`.`{{ rebuild_keys_table_name() }}`",
-            "{{ release_input_tables() }}",
-        ],
+        post_hook=["{{ release_input_tables() }}"],
     )
 }}
 

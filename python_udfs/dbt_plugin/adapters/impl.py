@@ -124,6 +124,7 @@ class SparkCdcAdapter(SparkAdapter):
         registry: dict,
         readers: list | None = None,
         sweep_prefix: str | None = None,
+        shared: bool = False,
     ) -> str:
         """Write ``query``'s rows to the Parquet table ``schema.name`` and return the quoted
         relation: the input a model's statement reads in several places, computed once
@@ -132,18 +133,19 @@ class SparkCdcAdapter(SparkAdapter):
         with a WITH clause, which every model has, so a cached view was computed again at
         every reference.
 
-        ``readers``: the unique ids of the models that share the table (the caller's first);
-        a table this invocation already created under ``name`` is then returned as it is, and
+        ``readers``: the unique ids of the models that read the table (the caller's first):
         ``registry`` (the invocation's ``{relation: readers}``) records it until the last
-        reader releases it (cdc_release_input_tables). None: created again, the caller drops
-        it. ``sweep_prefix``: before creating a shared table, drop the tables of ``schema``
-        named with this prefix that this invocation does not hold (left by a killed run).
+        reader releases it (cdc_release_input_tables). None: the caller drops it.
+        ``shared``: a table this invocation already created under ``name`` is returned as it
+        is (else it is created again). ``sweep_prefix``: before creating a shared table, drop
+        the tables of ``schema`` named with this prefix that this invocation does not hold
+        (left by a killed run).
         """
         relation = f"{_quoted(schema)}.{_quoted(name)}"
         with _INPUT_TABLES_LOCK:
-            if readers is not None and relation in registry:
+            if shared and relation in registry:
                 return relation
-            if readers is not None and sweep_prefix:
+            if shared and sweep_prefix:
                 _, tables = self.execute(
                     f"show tables in {_quoted(schema)} like '{sweep_prefix}*'", auto_begin=False, fetch=True
                 )

@@ -1,0 +1,120 @@
+with  __dbt__cte__int_events_unioned as (
+
+
+
+
+select * from bench_staging.stg_dataworks__events
+union all
+
+select * from bench_staging.stg_datahub_tuple__events
+union all
+
+select * from bench_staging.stg_canal__events
+union all
+
+select * from bench_staging.stg_debezium__events
+union all
+
+select * from bench_staging.stg_shareplex__events
+
+
+), events as (
+    select staged.*
+    from __dbt__cte__int_events_unioned as staged
+    where (
+            (staged.source_format = 'shareplex' and staged.landed_at <= timestamp'2026-11-28 05:41:56.827944') or
+            (staged.source_format = 'debezium' and staged.landed_at <= timestamp'2026-11-28 05:41:53.142833') or
+            (staged.source_format = 'canal' and staged.landed_at <= timestamp'2026-11-28 05:41:49.162486') or
+            (staged.source_format = 'datahub_tuple' and staged.landed_at <= timestamp'2026-11-28 05:41:45.725334') or
+            (staged.source_format = 'dataworks' and staged.landed_at <= timestamp'2026-11-28 05:41:34.651280') or
+            staged.source_format not in ('shareplex', 'debezium', 'canal', 'datahub_tuple', 'dataworks')
+            or staged.source_format is null
+        )
+),
+
+
+
+
+
+
+messages as (
+    select
+        source_format,
+        stream_name,
+        landed_at,
+        count_if(event_class in ('change', 'update_half')) as row_events,
+        count_if(event_class in ('schema_change', 'truncate', 'transaction', 'heartbeat')) as control_events,
+        count_if(event_class = 'invalid') as quarantined_events,
+        
+        count_if(event_class = 'heartbeat' and operation = 'tombstone') as tombstones_skipped,
+        max(case when event_class = 'heartbeat' then committed_at end) as last_heartbeat_at,
+        max(case when event_class in ('change', 'update_half') then committed_at end) as last_change_committed_at,
+        max(case when event_class in ('change', 'update_half') then captured_at end) as last_change_captured_at,
+        max(case when event_class in ('change', 'update_half') then landed_at end) as last_change_landed_at
+    from events
+    group by source_format, stream_name, landed_at, message_id
+),
+
+
+
+batch_positions as (
+    select
+        source_format,
+        stream_name,
+        landed_at,
+        max_by(source_position, sort_key) as last_source_position,
+        max(sort_key) as last_change_sort_key
+    from events
+    where event_class in ('change', 'update_half')
+    group by source_format, stream_name, landed_at
+),
+
+batch_counts as (
+    select
+        source_format,
+        stream_name,
+        landed_at,
+        count(*) as messages_landed,
+        sum(row_events) as row_events,
+        sum(control_events) as control_events,
+        sum(quarantined_events) as quarantined_events,
+        sum(tombstones_skipped) as tombstones_skipped,
+        count_if(row_events > 0) as messages_with_row_changes,
+        count_if(row_events = 0 and quarantined_events = 0) as control_messages,
+        count_if(row_events = 0 and quarantined_events > 0) as quarantined_messages,
+        max(last_heartbeat_at) as last_heartbeat_at,
+        max(last_change_committed_at) as last_change_committed_at,
+        max(last_change_captured_at) as last_change_captured_at,
+        max(last_change_landed_at) as last_change_landed_at
+    from messages
+    group by source_format, stream_name, landed_at
+),
+
+new_batches as (
+    select
+        batch_counts.stream_name,
+        batch_counts.landed_at,
+        batch_counts.messages_landed,
+        batch_counts.row_events,
+        batch_counts.control_events,
+        batch_counts.quarantined_events,
+        batch_counts.tombstones_skipped,
+        batch_counts.messages_with_row_changes,
+        batch_counts.control_messages,
+        batch_counts.quarantined_messages,
+        batch_counts.last_heartbeat_at,
+        batch_counts.last_change_committed_at,
+        batch_counts.last_change_captured_at,
+        batch_counts.last_change_landed_at,
+        batch_positions.last_source_position,
+        batch_positions.last_change_sort_key,
+        batch_counts.source_format
+    from batch_counts
+    left join batch_positions
+        on batch_counts.source_format <=> batch_positions.source_format
+        and batch_counts.stream_name <=> batch_positions.stream_name
+        and batch_counts.landed_at <=> batch_positions.landed_at
+)
+
+select * from new_batches
+  
