@@ -22,11 +22,11 @@ select * from bench_staging.stg_shareplex__events
     select staged.*
     from __dbt__cte__int_events_unioned as staged
     where (
-            (staged.source_format = 'shareplex' and staged.landed_at <= timestamp'2026-11-28 05:41:56.827944') or
-            (staged.source_format = 'debezium' and staged.landed_at <= timestamp'2026-11-28 05:41:53.142833') or
-            (staged.source_format = 'canal' and staged.landed_at <= timestamp'2026-11-28 05:41:49.162486') or
-            (staged.source_format = 'datahub_tuple' and staged.landed_at <= timestamp'2026-11-28 05:41:45.725334') or
-            (staged.source_format = 'dataworks' and staged.landed_at <= timestamp'2026-11-28 05:41:34.651280') or
+            (staged.source_format = 'shareplex' and staged.landed_at <= timestamp'2026-11-28 06:16:22.666971') or
+            (staged.source_format = 'debezium' and staged.landed_at <= timestamp'2026-11-28 06:16:19.170200') or
+            (staged.source_format = 'canal' and staged.landed_at <= timestamp'2026-11-28 06:16:14.791194') or
+            (staged.source_format = 'datahub_tuple' and staged.landed_at <= timestamp'2026-11-28 06:16:11.107942') or
+            (staged.source_format = 'dataworks' and staged.landed_at <= timestamp'2026-11-28 06:16:00.241467') or
             staged.source_format not in ('shareplex', 'debezium', 'canal', 'datahub_tuple', 'dataworks')
             or staged.source_format is null
         )

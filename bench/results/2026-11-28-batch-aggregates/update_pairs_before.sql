@@ -30,11 +30,11 @@ touched_groups as (
         pairing_key
     from halves
     where (
-            (halves.source_format = 'shareplex' and halves.landed_at <= timestamp'2026-11-28 05:41:56.827944') or
-            (halves.source_format = 'debezium' and halves.landed_at <= timestamp'2026-11-28 05:41:53.142833') or
-            (halves.source_format = 'canal' and halves.landed_at <= timestamp'2026-11-28 05:41:49.162486') or
-            (halves.source_format = 'datahub_tuple' and halves.landed_at <= timestamp'2026-11-28 05:41:45.725334') or
-            (halves.source_format = 'dataworks' and halves.landed_at <= timestamp'2026-11-28 05:41:34.651280') or
+            (halves.source_format = 'shareplex' and halves.landed_at <= timestamp'2026-11-28 06:16:22.666971') or
+            (halves.source_format = 'debezium' and halves.landed_at <= timestamp'2026-11-28 06:16:19.170200') or
+            (halves.source_format = 'canal' and halves.landed_at <= timestamp'2026-11-28 06:16:14.791194') or
+            (halves.source_format = 'datahub_tuple' and halves.landed_at <= timestamp'2026-11-28 06:16:11.107942') or
+            (halves.source_format = 'dataworks' and halves.landed_at <= timestamp'2026-11-28 06:16:00.241467') or
             halves.source_format not in ('shareplex', 'debezium', 'canal', 'datahub_tuple', 'dataworks')
             or halves.source_format is null
         )
