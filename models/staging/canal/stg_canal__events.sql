@@ -1,10 +1,4 @@
-{{
-    config(
-        materialized='incremental',
-        incremental_strategy='append',
-        enabled=('canal' in var('cdc_formats')),
-    )
-}}
+{{ config(enabled=('canal' in var('cdc_formats'))) }}
 
 -- One row per element of data[] of each landed Canal message (row changes), one row per DDL,
 -- truncate, transaction marker or heartbeat, and invalid messages (or rows) with a reason.

@@ -1,10 +1,4 @@
-{{
-    config(
-        materialized='incremental',
-        incremental_strategy='append',
-        enabled=('datahub_tuple' in var('cdc_formats')),
-    )
-}}
+{{ config(enabled=('datahub_tuple' in var('cdc_formats'))) }}
 
 -- One row per landed DataHub Tuple record: inserts, deletes and update halves (paired by
 -- _sequence_id_ downstream), and invalid records with a reason.

@@ -1,10 +1,4 @@
-{{
-    config(
-        materialized='incremental',
-        incremental_strategy='append',
-        enabled=('datastream' in var('cdc_formats')),
-    )
-}}
+{{ config(enabled=('datastream' in var('cdc_formats'))) }}
 
 -- One row per landed Datastream event (JSON event, or one record of an Avro container file
 -- decoded at landing): row changes in the staging contract, invalid events with a reason.

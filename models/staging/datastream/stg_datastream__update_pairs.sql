@@ -1,10 +1,4 @@
-{{
-    config(
-        materialized='incremental',
-        incremental_strategy='append',
-        enabled=('datastream' in var('cdc_formats')),
-    )
-}}
+{{ config(enabled=('datastream' in var('cdc_formats'))) }}
 
 -- Datastream sends an update as two events at one position: UPDATE-DELETE (the old row) and
 -- UPDATE-INSERT (the new row). Each is staged and applied on its own as it lands (a delete,

@@ -1,10 +1,4 @@
-{{
-    config(
-        materialized='incremental',
-        incremental_strategy='append',
-        enabled=('dataworks' in var('cdc_formats')),
-    )
-}}
+{{ config(enabled=('dataworks' in var('cdc_formats'))) }}
 
 -- One row per event of each landed DataWorks message: row changes, update halves,
 -- DDL, truncates, transaction markers, heartbeats, and invalid messages with a reason.

@@ -1,10 +1,4 @@
-{{
-    config(
-        materialized='incremental',
-        incremental_strategy='append',
-        enabled=('debezium' in var('cdc_formats')),
-    )
-}}
+{{ config(enabled=('debezium' in var('cdc_formats'))) }}
 
 -- One row per event of each landed Debezium message: row changes, truncates,
 -- DDL, transaction markers, heartbeats, tombstones, and invalid messages with a reason.

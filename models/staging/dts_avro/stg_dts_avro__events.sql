@@ -1,10 +1,4 @@
-{{
-    config(
-        materialized='incremental',
-        incremental_strategy='append',
-        enabled=('dts_avro' in var('cdc_formats')),
-    )
-}}
+{{ config(enabled=('dts_avro' in var('cdc_formats'))) }}
 
 -- One row per landed DTS Avro record: a row change, a truncate or DDL, a transaction marker,
 -- a heartbeat/checkpoint or other control record, or an invalid record with a reason.

@@ -1,10 +1,4 @@
-{{
-    config(
-        materialized='incremental',
-        incremental_strategy='append',
-        enabled=('shareplex' in var('cdc_formats')),
-    )
-}}
+{{ config(enabled=('shareplex' in var('cdc_formats'))) }}
 
 -- One row per landed SharePlex message: inserts, updates (partial after image), deletes,
 -- update halves, truncates and column drops, and invalid messages with a reason.
