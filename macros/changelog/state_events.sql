@@ -53,3 +53,14 @@
     from {{ changes }}
     where previous_row_key is not null
 {%- endmacro %}
+
+
+{#
+    True for every change of a key when any change of that key carries a partial after image
+    (SharePlex `upd`, Debezium without full images) or does not say (a null
+    `after_is_partial` counts as partial). Only such keys need the merge of partial images
+    over the last full one; both state models skip it for the others.
+#}
+{% macro key_has_partial_image(partition_by='table_id, row_key') -%}
+    bool_or(coalesce(after_is_partial, true)) over (partition by {{ partition_by }})
+{%- endmacro %}

@@ -166,8 +166,7 @@ with_base as (
                 over (partition by table_id, row_key),
             ''
         ) as base_sort_key,
-        -- (an unknown after_is_partial counts as partial, as in base_sort_key)
-        bool_or(coalesce(after_is_partial, true)) over (partition by table_id, row_key) as key_has_partial
+        {{ key_has_partial_image() }} as key_has_partial
     from candidates
 ),
 

@@ -161,8 +161,7 @@ timed as (
                 rows between unbounded preceding and 1 preceding
             )
         ) as valid_since,
-        -- (an unknown after_is_partial counts as partial, as in the merge below)
-        bool_or(coalesce(after_is_partial, true)) over (partition by table_id, row_key) as key_has_partial
+        {{ key_has_partial_image() }} as key_has_partial
     from distinct_versions
 ),
 
