@@ -61,6 +61,6 @@
     `after_is_partial` counts as partial). Only such keys need the merge of partial images
     over the last full one; both state models skip it for the others.
 #}
-{% macro key_has_partial_image(partition_by='table_id, row_key') -%}
-    bool_or(coalesce(after_is_partial, true)) over (partition by {{ partition_by }})
+{% macro key_has_partial_image() -%}
+    bool_or(coalesce(after_is_partial, true)) over (partition by table_id, row_key)
 {%- endmacro %}
