@@ -299,12 +299,13 @@ struct<
 #}
 {% macro debezium__read_needs_decoders(read_plan) %}
     {%- set override = var('cdc_sources', {}).get('debezium', {}) -%}
-    {%- if not execute or cdc_in_unit_test() or adapter.get_relation(
+    {%- if not execute or cdc_in_unit_test() or read_plan.nothing_new or adapter.get_relation(
             database=none,
             schema=override.get('schema', var('cdc_landing_schema')),
             identifier=override.get('identifier', cdc_format('debezium')['landing_table'])) is none -%}
-        {#- nothing to probe (parse time, a unit test's given rows, or a compile or lint
-            before anything landed): the whole flow, decoders included -#}
+        {#- nothing to probe (parse time, a unit test's given rows, a run with nothing new,
+            which is skipped, or a compile or lint before anything landed): the whole flow,
+            decoders included -#}
         {{ return(true) }}
     {%- endif -%}
     {%- set probe -%}

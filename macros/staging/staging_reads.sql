@@ -14,7 +14,7 @@
       is: messages landed at the mark = events at the mark with `row_index` 0;
     - otherwise (a user's own raw table, where `landed_at` may repeat across deliveries, or a
       batch cut short by a killed run): messages landed at or after the mark whose
-      `message_id` the model does not hold yet (`unstaged_messages`).
+      `message_id` the model does not hold yet (`new_landed_messages`).
 
     Returns {'mark': SQL timestamp literal or none, 'strict': true when nothing at the mark
     needs to be read again, 'through': SQL timestamp literal of the committed mark or none (a
@@ -120,37 +120,41 @@
 
 
 {#
-    The landed messages (CTE `landed`, from landed_messages) a staging model has not staged
-    yet. With a strict plan that is all of them (the read already starts after the mark).
-    Otherwise messages at the mark may be staged already: they are dropped by `message_id`;
-    and a user's own raw table may hold the same message twice (same lineage), of which the
-    first landed copy is kept. The project's own landing tables hold each (file, line) once.
+    The body of a staging model's `new_messages` CTE: the landed messages of `format_id` the
+    model has not staged yet, as its read plan (staging_read_plan) says. With a strict plan
+    that is every message read (the read already starts after the mark). Otherwise messages at
+    the mark may be staged already: they are dropped by `message_id`; and a user's own raw
+    table may hold the same message twice (same lineage), of which the first landed copy is
+    kept (the project's own landing tables hold each (file, line) once).
+    When the plan found nothing new it selects no rows and carries the marker on which the
+    model's materialization skips its statement (cdc_run_unless_unchanged): a run with
+    nothing new plans no parsing.
 #}
-{% macro unstaged_messages(landed, format_id, read_plan) -%}
-    {%- if landing_is_user_table(format_id) %}
-    select copies.*
+{% macro new_landed_messages(format_id, read_plan) -%}
+    {%- set user_table = landing_is_user_table(format_id) %}
+    select landed.*
     from (
+        {%- if user_table %}
         select
-            {{ landed }}.*,
-            row_number() over (partition by {{ landed }}.message_id order by {{ landed }}.landed_at) as copy_rank
-        from {{ landed }}
-    ) as copies
-    {%- set source = 'copies' %}
-    {%- else %}
-    select {{ landed }}.*
-    from {{ landed }}
-    {%- set source = landed %}
-    {%- endif %}
+            copies.*,
+            row_number() over (partition by copies.message_id order by copies.landed_at) as copy_rank
+        from ({{ landed_messages(format_id, read_plan) }}) as copies
+        {%- else %}
+        {{ landed_messages(format_id, read_plan) }}
+        {%- endif %}
+    ) as landed
     {%- if read_plan.mark is not none and not read_plan.strict %}
     left anti join (
         select staged.message_id
         from {{ this }} as staged
         where staged.landed_at >= {{ read_plan.mark }}
     ) as already_staged
-        on {{ source }}.message_id = already_staged.message_id
+        on landed.message_id = already_staged.message_id
     {%- endif %}
-    {%- if landing_is_user_table(format_id) %}
-    where copies.copy_rank = 1
+    {%- if read_plan.nothing_new %}
+    where false {{ cdc_nothing_new_marker() }}
+    {%- elif user_table %}
+    where landed.copy_rank = 1
     {%- endif %}
 {%- endmacro %}
 

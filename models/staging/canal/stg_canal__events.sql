@@ -2,15 +2,11 @@
 
 -- One row per element of data[] of each landed Canal message (row changes), one row per DDL,
 -- truncate, transaction marker or heartbeat, and invalid messages (or rows) with a reason.
--- Flow, one CTE per step: landed -> new_messages -> parsed -> fields -> classified -> typed ->
+-- Flow, one CTE per step: new_messages -> parsed -> fields -> classified -> typed ->
 --    exploded -> shaped -> keyed -> events -> contract_rows
 -- Its vocabularies: seeds/cdc_operation_codes.csv and seeds/cdc_type_codes.csv (the
 -- operation_codes and sql_type_codes CTEs); its value conversions: macros/formats/canal.sql.
 {%- set read_plan = staging_read_plan('canal') %}
-{%- if read_plan.nothing_new %}
--- nothing landed since the last complete batch: nothing to parse
-{{ cdc_nothing_new_sql() }}
-{%- else %}
 with operation_codes as (
     {{ operation_codes('canal') }}
 ),
@@ -20,12 +16,9 @@ sql_type_codes as (
     {{ type_code_map('canal', 'sqlType', 'sql_type_names') }}
 ),
 
-landed as (
-    {{ landed_messages('canal', read_plan) }}
-),
-
+-- the landed messages not staged yet (none when nothing new landed: the run is skipped)
 new_messages as (
-    {{ unstaged_messages('landed', 'canal', read_plan) }}
+    {{ new_landed_messages('canal', read_plan) }}
 ),
 
 parsed as (
@@ -223,4 +216,3 @@ contract_rows as (
 select
     {{ select_event_columns('contract_rows', derive_change_id=true, apply_configured_types=true) }}
 from contract_rows
-{%- endif %}

@@ -2,21 +2,14 @@
 
 -- One row per landed DataHub Tuple record: inserts, deletes and update halves (paired by
 -- _sequence_id_ downstream), and invalid records with a reason.
--- Flow, one CTE per step: landed -> new_messages -> parsed -> fields -> classified -> shaped ->
+-- Flow, one CTE per step: new_messages -> parsed -> fields -> classified -> shaped ->
 --    events -> contract_rows
 -- The vendor's vocabulary and value conversions: macros/formats/datahub_tuple.sql.
 {%- set read_plan = staging_read_plan('datahub_tuple') %}
-{%- if read_plan.nothing_new %}
--- nothing landed since the last complete batch: nothing to parse
-{{ cdc_nothing_new_sql() }}
-{%- else %}
 {%- set meta_columns = datahub_tuple__meta_columns() %}
-with landed as (
-    {{ landed_messages('datahub_tuple', read_plan) }}
-),
-
-new_messages as (
-    {{ unstaged_messages('landed', 'datahub_tuple', read_plan) }}
+-- the landed messages not staged yet (none when nothing new landed: the run is skipped)
+with new_messages as (
+    {{ new_landed_messages('datahub_tuple', read_plan) }}
 ),
 
 parsed as (
@@ -136,4 +129,3 @@ contract_rows as (
 select
     {{ select_event_columns('contract_rows', derive_change_id=true, apply_configured_types=true) }}
 from contract_rows
-{%- endif %}

@@ -2,29 +2,22 @@
 
 -- One row per landed Datastream event (JSON event, or one record of an Avro container file
 -- decoded at landing): row changes in the staging contract, invalid events with a reason.
--- Flow, one CTE per step: landed -> new_messages -> parsed -> fields -> identified -> classified
+-- Flow, one CTE per step: new_messages -> parsed -> fields -> identified -> classified
 --    -> shaped -> keyed -> seen_keys -> with_seen_keys -> with_keys -> positioned -> events -> contract_rows
 -- Its operation codes: seeds/cdc_operation_codes.csv (the operation_codes CTE); its Avro
 -- column types: seeds/cdc_type_codes.csv (rows `datastream`, written into the SQL as literals
 -- when the model compiles); its value conversions: macros/formats/datastream.sql.
 -- depends_on: {{ ref('cdc_type_codes') }}
 {%- set read_plan = staging_read_plan('datastream') %}
-{%- if read_plan.nothing_new %}
--- nothing landed since the last complete batch: nothing to parse
-{{ cdc_nothing_new_sql() }}
-{%- else %}
 {%- set systems = datastream__source_systems() %}
 {%- set avro_types = datastream__avro_type_map() %}
 with operation_codes as (
     {{ operation_codes('datastream') }}
 ),
 
-landed as (
-    {{ landed_messages('datastream', read_plan) }}
-),
-
+-- the landed messages not staged yet (none when nothing new landed: the run is skipped)
 new_messages as (
-    {{ unstaged_messages('landed', 'datastream', read_plan) }}
+    {{ new_landed_messages('datastream', read_plan) }}
 ),
 
 parsed as (
@@ -348,4 +341,3 @@ contract_rows as (
 select
     {{ select_event_columns('contract_rows', derive_change_id=true, apply_configured_types=true) }}
 from contract_rows
-{%- endif %}

@@ -2,15 +2,11 @@
 
 -- One row per event of each landed DataWorks message: row changes, update halves,
 -- DDL, truncates, transaction markers, heartbeats, and invalid messages with a reason.
--- Flow, one CTE per step: landed -> new_messages -> parsed -> fields -> classified -> shaped ->
+-- Flow, one CTE per step: new_messages -> parsed -> fields -> classified -> shaped ->
 --    keyed -> with_keys -> events -> contract_rows
 -- Its vocabularies: seeds/cdc_operation_codes.csv and seeds/cdc_type_codes.csv (the
 -- operation_codes and type_codes CTEs); its value conversions: macros/formats/dataworks.sql.
 {%- set read_plan = staging_read_plan('dataworks') %}
-{%- if read_plan.nothing_new %}
--- nothing landed since the last complete batch: nothing to parse
-{{ cdc_nothing_new_sql() }}
-{%- else %}
 with operation_codes as (
     {{ operation_codes('dataworks') }}
 ),
@@ -20,12 +16,9 @@ type_codes as (
     {{ type_code_map('dataworks', 'type', 'type_names') }}
 ),
 
-landed as (
-    {{ landed_messages('dataworks', read_plan) }}
-),
-
+-- the landed messages not staged yet (none when nothing new landed: the run is skipped)
 new_messages as (
-    {{ unstaged_messages('landed', 'dataworks', read_plan) }}
+    {{ new_landed_messages('dataworks', read_plan) }}
 ),
 
 parsed as (
@@ -207,4 +200,3 @@ contract_rows as (
 select
     {{ select_event_columns('contract_rows', derive_change_id=true, apply_configured_types=true) }}
 from contract_rows
-{%- endif %}

@@ -5,7 +5,7 @@
 -- Calls the Python UDFs cdc_decode_debezium_decimals and cdc_decode_hbase_image (temporary
 -- functions), so it is incremental, never a view. A read whose messages hold no decimal
 -- and no HBase cell skips them (debezium__read_needs_decoders).
--- Flow, one CTE per step: landed -> new_messages -> parsed -> enveloped -> fields -> identified
+-- Flow, one CTE per step: new_messages -> parsed -> enveloped -> fields -> identified
 --    -> tabled -> classified -> filled -> logical -> decoded -> imaged -> shaped -> keyed ->
 --    with_keys -> positioned -> events -> contract_rows
 -- Its operation codes: seeds/cdc_operation_codes.csv (the operation_codes CTE); its column
@@ -13,22 +13,15 @@
 -- model compiles, debezium__column_type); its value conversions: macros/formats/debezium.sql.
 -- depends_on: {{ ref('cdc_type_codes') }}
 {%- set read_plan = staging_read_plan('debezium') %}
-{%- if read_plan.nothing_new %}
--- nothing landed since the last complete batch: nothing to parse
-{{ cdc_nothing_new_sql() }}
-{%- else %}
 {%- set decode_values = debezium__read_needs_decoders(read_plan) %}
 {%- set placeholder = var('cdc_debezium_unavailable_value', '__debezium_unavailable_value') %}
 with operation_codes as (
     {{ operation_codes('debezium') }}
 ),
 
-landed as (
-    {{ landed_messages('debezium', read_plan) }}
-),
-
+-- the landed messages not staged yet (none when nothing new landed: the run is skipped)
 new_messages as (
-    {{ unstaged_messages('landed', 'debezium', read_plan) }}
+    {{ new_landed_messages('debezium', read_plan) }}
 ),
 
 parsed as (
@@ -449,4 +442,3 @@ contract_rows as (
 select
     {{ select_event_columns('contract_rows', derive_change_id=true, apply_configured_types=true) }}
 from contract_rows
-{%- endif %}

@@ -4,25 +4,18 @@
 -- a heartbeat/checkpoint or other control record, or an invalid record with a reason.
 -- Calls the Python UDF cdc_decode_dts_avro (a temporary function), so it is incremental,
 -- never a view.
--- Flow, one CTE per step: landed -> new_messages -> decoded -> parsed -> classified -> keyed ->
+-- Flow, one CTE per step: new_messages -> decoded -> parsed -> classified -> keyed ->
 --    with_keys -> events -> contract_rows
 -- Its operation codes: seeds/cdc_operation_codes.csv (the operation_codes CTE); its value
 -- conversions and other vocabulary: macros/formats/dts_avro.sql.
 {%- set read_plan = staging_read_plan('dts_avro') %}
-{%- if read_plan.nothing_new %}
--- nothing landed since the last complete batch: nothing to parse
-{{ cdc_nothing_new_sql() }}
-{%- else %}
 with operation_codes as (
     {{ operation_codes('dts_avro') }}
 ),
 
-landed as (
-    {{ landed_messages('dts_avro', read_plan) }}
-),
-
+-- the landed messages not staged yet (none when nothing new landed: the run is skipped)
 new_messages as (
-    {{ unstaged_messages('landed', 'dts_avro', read_plan) }}
+    {{ new_landed_messages('dts_avro', read_plan) }}
 ),
 
 decoded as (
@@ -182,4 +175,3 @@ contract_rows as (
 select
     {{ select_event_columns('contract_rows', derive_change_id=true, apply_configured_types=true) }}
 from contract_rows
-{%- endif %}

@@ -2,26 +2,19 @@
 
 -- One row per landed SharePlex message: inserts, updates (partial after image), deletes,
 -- update halves, truncates and column drops, and invalid messages with a reason.
--- Flow, one CTE per step: landed -> new_messages -> parsed -> fields -> classified -> shaped ->
+-- Flow, one CTE per step: new_messages -> parsed -> fields -> classified -> shaped ->
 --    keyed -> with_keys -> events -> contract_rows
 -- Its operation codes: seeds/cdc_operation_codes.csv (the operation_codes CTE); its value
 -- conversions and other vocabulary: macros/formats/shareplex.sql.
 {%- set read_plan = staging_read_plan('shareplex') %}
-{%- if read_plan.nothing_new %}
--- nothing landed since the last complete batch: nothing to parse
-{{ cdc_nothing_new_sql() }}
-{%- else %}
 {%- set empty_image = 'cast(map() as map<string, string>)' %}
 with operation_codes as (
     {{ operation_codes('shareplex') }}
 ),
 
-landed as (
-    {{ landed_messages('shareplex', read_plan) }}
-),
-
+-- the landed messages not staged yet (none when nothing new landed: the run is skipped)
 new_messages as (
-    {{ unstaged_messages('landed', 'shareplex', read_plan) }}
+    {{ new_landed_messages('shareplex', read_plan) }}
 ),
 
 parsed as (
@@ -203,4 +196,3 @@ contract_rows as (
 select
     {{ select_event_columns('contract_rows', derive_change_id=true, apply_configured_types=true) }}
 from contract_rows
-{%- endif %}

@@ -4,8 +4,8 @@
     A `table` or `incremental` model run by this adapter is skipped (no statement, status
     "SKIP nothing new") when either:
 
-    1. its compiled SQL says so: it contains `cdc_nothing_new_sql()` (a staging model whose
-       read plan found nothing landed since its last complete batch), or
+    1. its compiled SQL says so: it contains `cdc_nothing_new_marker()` (a staging model whose
+       read plan found nothing landed since its last complete batch: new_landed_messages), or
     2. nothing it reads changed since its last successful run: every model it refs (through
        ephemeral models) carries a version (table property `cdc.version`), and the digest of
        those versions, of the model's own code and of the project's code version (every macro
@@ -25,8 +25,9 @@
     of the build) is never skipped.
 -#}
 
-{%- macro cdc_nothing_new_sql() -%}
-    select * from {{ this }} where false /* cdc:nothing-new */
+{#- The comment by which a model's compiled SQL says it has nothing new to read. -#}
+{%- macro cdc_nothing_new_marker() -%}
+    {{ return('/* cdc:nothing-new */') }}
 {%- endmacro -%}
 
 
@@ -247,7 +248,7 @@
     {%- set can_skip = existing is not none and (existing.is_view if is_view else existing.is_table)
                        and not should_full_refresh() and model.language == 'sql'
                        and config.get('cdc_skip_when_unchanged', true) -%}
-    {%- if can_skip and not is_view and '/* cdc:nothing-new */' in compiled_code -%}
+    {%- if can_skip and not is_view and cdc_nothing_new_marker() in compiled_code -%}
         {#- A table built before versions existed gets one: what it holds is unchanged. -#}
         {%- if cdc_table_property(this, 'cdc.version') is none -%}
             {%- do cdc_record_inputs(this, none) -%}
