@@ -1,6 +1,7 @@
 """The dbt unit tests pass: the state logic (models/marts/_marts__unit_tests.yml) and the
-parsing of Canal, DataWorks, SharePlex, DataHub Tuple, Debezium and Datastream
-(models/staging/<format>/_<format>__unit_tests.yml).
+parsing of Canal, DataWorks, SharePlex, DataHub Tuple, Debezium, Datastream and DTS Avro
+(models/staging/<format>/_<format>__unit_tests.yml; DTS Avro's records are decoded by the
+real Python UDF).
 
 The state tests give current_state and row_history a few change_log / schema_changes rows
 (out-of-order landing, a delete, a partial image, a truncate, a primary-key update); the
@@ -24,6 +25,7 @@ UNIT_TESTS = {
     "stg_datahub_tuple_events_image_flags_decide_the_halves",
     "stg_debezium_events_keys_from_the_record_key_envelopes_and_tombstones",
     "stg_datastream_events_change_types_backfill_and_keys",
+    "stg_dts_avro_events_decodes_records_classifies_and_keys",
     "current_state_orders_by_sort_key_applies_deletes_partials_and_truncates",
     "row_history_versions_in_sort_key_order_ended_by_the_next_or_a_truncate",
 }
@@ -31,7 +33,7 @@ UNIT_TESTS = {
 
 def test_the_dbt_unit_tests_pass(make_pipeline):
     pipeline = make_pipeline("unit", {
-        "cdc_formats": ["canal", "dataworks", "shareplex", "datahub_tuple", "debezium", "datastream"],
+        "cdc_formats": ["canal", "dataworks", "shareplex", "datahub_tuple", "debezium", "datastream", "dts_avro"],
         "cdc_unit_tests": True,
     })
     listed = pipeline.dbt("ls", "--resource-type", "unit_test", "--output", "name").result
