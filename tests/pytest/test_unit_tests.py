@@ -1,4 +1,5 @@
-"""The dbt unit tests pass: the state logic (models/marts/_marts__unit_tests.yml) and the
+"""The dbt unit tests pass: the state logic (models/marts/_marts__unit_tests.yml), the pairing
+of update halves (models/intermediate/_intermediate__unit_tests.yml) and the
 parsing of Canal, DataWorks, SharePlex, DataHub Tuple, Debezium, Datastream and DTS Avro
 (models/staging/<format>/_<format>__unit_tests.yml; DTS Avro's records are decoded by the
 real Python UDF).
@@ -26,6 +27,7 @@ UNIT_TESTS = {
     "stg_debezium_events_keys_from_the_record_key_envelopes_and_tombstones",
     "stg_datastream_events_change_types_backfill_and_keys",
     "stg_dts_avro_events_decodes_records_classifies_and_keys",
+    "int_update_halves_paired_pairs_halves_once_and_holds_a_lone_half",
     "current_state_orders_by_sort_key_applies_deletes_partials_and_truncates",
     "row_history_versions_in_sort_key_order_ended_by_the_next_or_a_truncate",
 }
