@@ -43,16 +43,25 @@
     format the model has no read-through mark of.
 #}
 {% macro format_marks(column='landed_at') %}
-    {%- set marks = {} -%}
-    {%- if execute and is_incremental() -%}
-        {%- set rows = run_query(
-            "select source_format, cast(max(" ~ column ~ ") as string) as mark from " ~ this
-            ~ " where source_format is not null group by source_format"
-        ).rows -%}
-        {%- for row in rows if row[1] is not none -%}
-            {%- do marks.update({row[0]: "timestamp'" ~ row[1] ~ "'"}) -%}
-        {%- endfor -%}
+    {%- if not (execute and is_incremental()) -%}
+        {{ return({}) }}
     {%- endif -%}
+    {{ return(marks_by_format(
+        "select source_format, cast(max(" ~ column ~ ") as string) as mark from " ~ this
+        ~ " where source_format is not null group by source_format"
+    )) }}
+{% endmacro %}
+
+
+{#
+    The marks a query answers, one row per format (source_format, mark as text), as
+    {format id: SQL timestamp literal}; a format whose mark is null is left out.
+#}
+{% macro marks_by_format(query) %}
+    {%- set marks = {} -%}
+    {%- for row in run_query(query).rows if row[1] is not none -%}
+        {%- do marks.update({row[0]: "timestamp'" ~ row[1] ~ "'"}) -%}
+    {%- endfor -%}
     {{ return(marks) }}
 {% endmacro %}
 
@@ -450,18 +459,14 @@
     format it read, e.g. a change that lost to a newer one). Empty outside incremental runs.
 #}
 {% macro state_marks() %}
-    {%- set marks = {} -%}
-    {%- if execute and is_incremental() -%}
-        {%- set rows = run_query(
-            "select source_format, cast(max(mark) as string) as mark from ("
-            ~ "select explode(refreshed_through_by_format) as (source_format, mark) from " ~ this
-            ~ ") as marks where source_format is not null group by source_format"
-        ).rows -%}
-        {%- for row in rows if row[1] is not none -%}
-            {%- do marks.update({row[0]: "timestamp'" ~ row[1] ~ "'"}) -%}
-        {%- endfor -%}
+    {%- if not (execute and is_incremental()) -%}
+        {{ return({}) }}
     {%- endif -%}
-    {{ return(marks) }}
+    {{ return(marks_by_format(
+        "select source_format, cast(max(mark) as string) as mark from ("
+        ~ "select explode(refreshed_through_by_format) as (source_format, mark) from " ~ this
+        ~ ") as marks where source_format is not null group by source_format"
+    )) }}
 {% endmacro %}
 
 
