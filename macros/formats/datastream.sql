@@ -173,3 +173,22 @@ struct<
         )
     end
 {%- endmacro %}
+
+
+{#
+    A position field of a Datastream event: `source_metadata.<field>`, else, for the source
+    systems that keep it there, element `index` (1-based) of the text of `sort_keys`
+    ([timestamp, log_file, log_position] for MySQL, [timestamp, scn, rs_id, ssn] for Oracle,
+    [timestamp, lsn] for PostgreSQL and SQL Server). Reads the columns `message`,
+    `source_system_name` and `sort_key_texts` of the staging model's `fields` step.
+#}
+{% macro datastream__position_field(field, source_systems, index) -%}
+    coalesce(
+        message.source_metadata.{{ field }},
+        case
+            when source_system_name in (
+                {%- for system in source_systems %}'{{ system }}'{{ ", " if not loop.last }}{% endfor -%}
+            ) then try_element_at(sort_key_texts, {{ index }})
+        end
+    )
+{%- endmacro %}

@@ -13,7 +13,11 @@ with changes as (
     {%- set pairs_model = cdc_format(format_id).get('update_pairs_model') %}
     select
         {%- for name, _ in event_columns() %}
-        {{ 'coalesce(pair.before, staged.before) as before' if pairs_model and name == 'before' else 'staged.' ~ name }}{{ "," if not loop.last }}
+        {%- if pairs_model and name == 'before' %}
+        coalesce(pair.before, staged.before) as before{{ "," if not loop.last }}
+        {%- else %}
+        staged.{{ name }}{{ "," if not loop.last }}
+        {%- endif %}
         {%- endfor %}
     from {{ ref(cdc_format(format_id)['staging_model']) }} as staged
     {%- if pairs_model %}
@@ -28,7 +32,10 @@ with changes as (
         {%- endif %}
     union all
     {%- endfor %}
-    select {% for name, _ in event_columns() %}pairs.{{ name }}{{ ", " if not loop.last }}{% endfor %}
+    select
+        {%- for name, _ in event_columns() %}
+        pairs.{{ name }}{{ "," if not loop.last }}
+        {%- endfor %}
     from {{ ref('int_update_halves_paired') }} as pairs
 )
 

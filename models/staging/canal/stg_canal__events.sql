@@ -87,7 +87,9 @@ typed as (
         {{ declared_key_columns("concat_ws('.', database_name, table_name)", ['message.pkNames']) }}
             as declared_keys,
         -- Per message, before rows are exploded: what every row of the message shares.
-        {{ canal__message_column_types('message.mysqlType', 'message.sqlType', 'sql_type_codes.sql_type_names') }} as message_types,
+        {{ canal__message_column_types(
+            'message.mysqlType', 'message.sqlType', 'sql_type_codes.sql_type_names'
+        ) }} as message_types,
         concat({{ sort_key_number('message.es') }}, {{ sort_key_number('message.id') }}) as position_sort_key,
         -- Problems of the whole message: one quarantine event, rows are not exploded.
         case

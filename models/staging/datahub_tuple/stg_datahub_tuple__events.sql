@@ -31,7 +31,11 @@ fields as (
         map_filter(
             record,
             (column_name, value) -> not array_contains(
-                array({% for c in meta_columns %}'{{ c }}'{{ ", " if not loop.last }}{% endfor %}),
+                array(
+                    {%- for c in meta_columns %}
+                    '{{ c }}'{{ "," if not loop.last }}
+                    {%- endfor %}
+                ),
                 column_name
             )
         ) as image
@@ -94,7 +98,9 @@ contract_rows as (
         vendor_operation,
         operation,
         cast(null as string) as source_system,
-        case when size(split(table_name, '\\.')) > 1 then element_at(split(table_name, '\\.'), -2) end as source_database,
+        case
+            when size(split(table_name, '\\.')) > 1 then element_at(split(table_name, '\\.'), -2)
+        end as source_database,
         cast(null as string) as source_schema,
         element_at(split(table_name, '\\.'), -1) as source_table,
         table_name as table_id,

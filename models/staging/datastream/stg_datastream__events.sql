@@ -66,7 +66,8 @@ identified as (
             end,
             case
                 when map_contains_key(metadata_values, 'log_position') then 'mysql'
-                when map_contains_key(metadata_values, 'scn') or map_contains_key(metadata_values, 'rs_id') then 'oracle'
+                when map_contains_key(metadata_values, 'scn') or map_contains_key(metadata_values, 'rs_id')
+                    then 'oracle'
                 when map_contains_key(metadata_values, 'physical_location')
                     or map_contains_key(metadata_values, 'replication_index') then 'sqlserver'
                 when map_contains_key(metadata_values, 'lsn') then 'postgresql'
@@ -91,10 +92,16 @@ identified as (
         -- timestamps: the field, else the first element of `sort_keys`
         coalesce(
             {{ datastream__timestamp('source_timestamp_value') }},
-            case when not source_timestamp_given then {{ datastream__timestamp('try_element_at(sort_key_values, 1)') }} end
+            case
+                when not source_timestamp_given
+                    then {{ datastream__timestamp('try_element_at(sort_key_values, 1)') }}
+            end
         ) as source_timestamp,
         {{ datastream__timestamp('read_timestamp_value') }} as read_timestamp,
-        transform_values(payload_values, (column_name, value) -> {{ datastream__value_text('value') }}) as payload_image,
+        transform_values(
+            payload_values,
+            (column_name, value) -> {{ datastream__value_text('value') }}
+        ) as payload_image,
         transform(sort_key_values, value -> {{ datastream__value_text('value') }}) as sort_key_texts
     from fields
 ),
@@ -110,17 +117,13 @@ classified as (
         -- (DELETE, UPDATE-DELETE)
         case when change_type is not null then coalesce(operation_codes.code_operation = 'delete', false) end
             and not is_backfill as payload_is_before,
-        -- position fields: source_metadata, else the matching element of `sort_keys`
-        -- ([timestamp, log_file, log_position] / [timestamp, scn, rs_id, ssn] / [timestamp, lsn])
-        coalesce(message.source_metadata.log_file, case when source_system_name = 'mysql' then try_element_at(sort_key_texts, 2) end) as log_file,
-        coalesce(message.source_metadata.log_position, case when source_system_name = 'mysql' then try_element_at(sort_key_texts, 3) end) as log_position,
-        coalesce(message.source_metadata.scn, case when source_system_name = 'oracle' then try_element_at(sort_key_texts, 2) end) as scn,
-        coalesce(message.source_metadata.rs_id, case when source_system_name = 'oracle' then try_element_at(sort_key_texts, 3) end) as rs_id,
-        coalesce(message.source_metadata.ssn, case when source_system_name = 'oracle' then try_element_at(sort_key_texts, 4) end) as ssn,
-        coalesce(
-            message.source_metadata.lsn,
-            case when source_system_name in ('postgresql', 'sqlserver') then try_element_at(sort_key_texts, 2) end
-        ) as lsn
+        -- position fields: source_metadata, else their element of `sort_keys` per source system
+        {{ datastream__position_field('log_file', ['mysql'], 2) }} as log_file,
+        {{ datastream__position_field('log_position', ['mysql'], 3) }} as log_position,
+        {{ datastream__position_field('scn', ['oracle'], 2) }} as scn,
+        {{ datastream__position_field('rs_id', ['oracle'], 3) }} as rs_id,
+        {{ datastream__position_field('ssn', ['oracle'], 4) }} as ssn,
+        {{ datastream__position_field('lsn', ['postgresql', 'sqlserver'], 2) }} as lsn
     from identified
     left join operation_codes
         on identified.change_type = operation_codes.operation_code
@@ -206,7 +209,9 @@ positioned as (
         nullif(
             case
                 when source_system_name = 'mysql'
-                    then concat_ws(':', nullif(log_file, ''), case when nullif(log_file, '') is not null then log_position end)
+                    then concat_ws(
+                        ':', nullif(log_file, ''), case when nullif(log_file, '') is not null then log_position end
+                    )
                 when source_system_name = 'oracle' then concat_ws(':', scn, trim(rs_id), ssn)
                 else lsn
             end,
@@ -257,7 +262,11 @@ contract_rows as (
         schema_name as source_schema,
         table_name as source_table,
         table_key as table_id,
-        case when computed_row_key_kind = 'primary_key' then key_columns else cast(array() as array<string>) end as primary_key_columns,
+        case
+            when computed_row_key_kind = 'primary_key'
+                then key_columns
+            else cast(array() as array<string>)
+        end as primary_key_columns,
         computed_row_key as row_key,
         cast(null as string) as previous_row_key,
         computed_row_key_kind as row_key_kind,
@@ -321,14 +330,32 @@ contract_rows as (
                     'read_timestamp', {{ datastream__value_text('read_timestamp_value') }},
                     -- the quarantine's reason_detail for type_clash: which fields
                     'type_clash', case when quarantine_reason = 'type_clash' then concat_ws(', ',
-                        case when metadata_given and metadata_values is null then 'source_metadata (expected an object)' end,
+                        case
+                            when metadata_given and metadata_values is null
+                                then 'source_metadata (expected an object)'
+                        end,
                         case when payload_given and payload_values is null then 'payload (expected an object)' end,
                         case when sort_keys_given and sort_key_values is null then 'sort_keys (expected an array)' end,
-                        case when primary_keys_given and message_primary_keys is null then 'source_metadata.primary_keys (expected an array of names)' end,
-                        case when replication_index_given and replication_index is null then 'source_metadata.replication_index (expected an array of names)' end,
-                        case when is_deleted_given and is_deleted_flag is null then 'source_metadata.is_deleted (expected a boolean)' end,
-                        case when source_timestamp_given and source_timestamp is null then 'source_timestamp (expected a timestamp)' end,
-                        case when read_timestamp_given and read_timestamp is null then 'read_timestamp (expected a timestamp)' end
+                        case
+                            when primary_keys_given and message_primary_keys is null
+                                then 'source_metadata.primary_keys (expected an array of names)'
+                        end,
+                        case
+                            when replication_index_given and replication_index is null
+                                then 'source_metadata.replication_index (expected an array of names)'
+                        end,
+                        case
+                            when is_deleted_given and is_deleted_flag is null
+                                then 'source_metadata.is_deleted (expected a boolean)'
+                        end,
+                        case
+                            when source_timestamp_given and source_timestamp is null
+                                then 'source_timestamp (expected a timestamp)'
+                        end,
+                        case
+                            when read_timestamp_given and read_timestamp is null
+                                then 'read_timestamp (expected a timestamp)'
+                        end
                     ) end
                 )
             ),

@@ -42,7 +42,8 @@ fields as (
         message.payload.before.dataColumn as raw_before,
         message.payload.after.dataColumn as raw_after,
         {{ declared_key_columns(
-            "concat_ws('.', message.schema.source.dbName, message.schema.source.schemaName, message.schema.source.tableName)",
+            "concat_ws('.', message.schema.source.dbName, message.schema.source.schemaName,"
+            ~ " message.schema.source.tableName)",
             ['message.schema.primaryKey']
         ) }} as declared_keys,
         message.payload.sequenceId as sequence_id
@@ -139,7 +140,12 @@ contract_rows as (
         message.schema.source.dbName as source_database,
         message.schema.source.schemaName as source_schema,
         message.schema.source.tableName as source_table,
-        nullif(concat_ws('.', message.schema.source.dbName, message.schema.source.schemaName, message.schema.source.tableName), '') as table_id,
+        nullif(
+            concat_ws(
+                '.', message.schema.source.dbName, message.schema.source.schemaName, message.schema.source.tableName
+            ),
+            ''
+        ) as table_id,
         {{ effective_key_columns('declared_keys', 'key_image') }} as primary_key_columns,
         computed_row_key as row_key,
         case
@@ -166,7 +172,9 @@ contract_rows as (
                             coalesce(map_keys(raw_before), array()),
                             coalesce(map_keys(raw_after), array())
                         )),
-                        column_name -> coalesce(try_element_at(type_codes.type_names, vendor_types[column_name]), 'string')
+                        column_name -> coalesce(
+                            try_element_at(type_codes.type_names, vendor_types[column_name]), 'string'
+                        )
                     )
                 )
         end as column_types,

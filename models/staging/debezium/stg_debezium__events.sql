@@ -41,7 +41,9 @@ enveloped as (
         parsed.*,
         try_variant_get(message_variant, '$.payload') is not null as has_payload_wrapper,
         coalesce(try_variant_get(message_variant, '$.payload'), message_variant) as envelope,
-        try_variant_get(message_variant, '$.schema', '{{ debezium__connect_schema() | replace("\n", " ") }}') as connect_schema
+        try_variant_get(
+            message_variant, '$.schema', '{{ debezium__connect_schema() | replace("\n", " ") }}'
+        ) as connect_schema
     from parsed
 ),
 
@@ -73,7 +75,9 @@ identified as (
             nullif(regexp_extract(try_element_at(message.tableChanges, 1).id, '"?([^".]*)"?$', 1), '')
         ) as table_name,
         -- Lindorm: `source.namespace`, no `connector` (seed 003)
-        coalesce(map_contains_key(source_values, 'namespace') and not map_contains_key(source_values, 'connector'), false) as is_lindorm,
+        coalesce(
+            map_contains_key(source_values, 'namespace') and not map_contains_key(source_values, 'connector'), false
+        ) as is_lindorm,
         transform_values(before_values, (column_name, value) -> {{ debezium__value_text('value') }}) as before_raw,
         transform_values(after_values, (column_name, value) -> {{ debezium__value_text('value') }}) as after_raw,
         map_from_entries(
@@ -122,7 +126,10 @@ classified as (
             when is_tombstone then 'heartbeat'
             when message.op is not null then operation_codes.code_event_class
             when message.status in ('BEGIN', 'END') then 'transaction'
-            when message.ddl is not null and lower(coalesce(try_element_at(message.tableChanges, 1).type, regexp_extract(message.ddl, '^\\s*([A-Za-z]+)', 1))) in ('drop', 'truncate')
+            when message.ddl is not null
+                and lower(coalesce(
+                    try_element_at(message.tableChanges, 1).type, regexp_extract(message.ddl, '^\\s*([A-Za-z]+)', 1)
+                )) in ('drop', 'truncate')
                 and table_name is not null then 'truncate'
             when message.ddl is not null then 'schema_change'
             when not before_given and not after_given and (ts_ms_given or source_given) then 'heartbeat'
@@ -133,13 +140,18 @@ classified as (
             when message.status = 'BEGIN' then 'begin'
             when message.status = 'END' then 'commit'
             when message.ddl is not null
-                then coalesce(lower(coalesce(try_element_at(message.tableChanges, 1).type, regexp_extract(message.ddl, '^\\s*([A-Za-z]+)', 1))), 'ddl')
+                then coalesce(lower(coalesce(
+                    try_element_at(message.tableChanges, 1).type, regexp_extract(message.ddl, '^\\s*([A-Za-z]+)', 1)
+                )), 'ddl')
             when not before_given and not after_given and (ts_ms_given or source_given) then 'heartbeat'
         end as known_operation,
         -- field info per column: the message's schema, else var('cdc_debezium_column_types')
         map_concat(
             transform_values(
-                coalesce({{ debezium__table_column_map('cdc_debezium_column_types') }}[table_key], cast(map() as map<string, string>)),
+                coalesce(
+                    {{ debezium__table_column_map('cdc_debezium_column_types') }}[table_key],
+                    cast(map() as map<string, string>)
+                ),
                 (column_name, declared) -> {{ debezium__declared_field_info('declared') }}
             ),
             schema_info
@@ -182,8 +194,14 @@ filled as (
 logical as (
     select
         filled.*,
-        transform_values(before_raw, (column_name, value) -> {{ debezium__logical_value('value', 'field_info[column_name]') }}) as before_logical,
-        transform_values(after_filled, (column_name, value) -> {{ debezium__logical_value('value', 'field_info[column_name]') }}) as after_logical
+        transform_values(
+            before_raw,
+            (column_name, value) -> {{ debezium__logical_value('value', 'field_info[column_name]') }}
+        ) as before_logical,
+        transform_values(
+            after_filled,
+            (column_name, value) -> {{ debezium__logical_value('value', 'field_info[column_name]') }}
+        ) as after_logical
     from filled
 ),
 
@@ -200,11 +218,17 @@ decoded as (
         ) as after_decimals,
         cdc_decode_hbase_image(
             case when is_hbase then before_raw end,
-            coalesce({{ debezium__table_column_map('cdc_hbase_column_types') }}[table_key], cast(map() as map<string, string>))
+            coalesce(
+                {{ debezium__table_column_map('cdc_hbase_column_types') }}[table_key],
+                cast(map() as map<string, string>)
+            )
         ) as before_hbase,
         cdc_decode_hbase_image(
             case when is_hbase then after_filled end,
-            coalesce({{ debezium__table_column_map('cdc_hbase_column_types') }}[table_key], cast(map() as map<string, string>))
+            coalesce(
+                {{ debezium__table_column_map('cdc_hbase_column_types') }}[table_key],
+                cast(map() as map<string, string>)
+            )
         ) as after_hbase
     from logical
 ),
@@ -225,7 +249,9 @@ decoded as (
             'column_types', cast(null as map<string, string>),
             'error', 'value decoders were skipped for this read (debezium__read_needs_decoders)'
         ) end as before_hbase,
-        cast(null as struct<image: map<string, string>, column_types: map<string, string>, error: string>) as after_hbase
+        cast(
+            null as struct<image: map<string, string>, column_types: map<string, string>, error: string>
+        ) as after_hbase
     from logical
 ),
 {%- endif %}
@@ -257,7 +283,11 @@ shaped as (
         before_image as before,
         case
             when known_operation = 'update'
-                then map_filter(after_image, (column_name, value) -> value is null or value not in ('{{ placeholder }}', base64(encode('{{ placeholder }}', 'UTF-8'))))
+                then map_filter(
+                    after_image,
+                    (column_name, value) -> value is null
+                        or value not in ('{{ placeholder }}', base64(encode('{{ placeholder }}', 'UTF-8')))
+                )
             else after_image
         end as after,
         case
@@ -267,14 +297,21 @@ shaped as (
             )
             else map_concat(
                 transform_values(
-                    map_concat(coalesce(before_raw, cast(map() as map<string, string>)), coalesce(after_raw, cast(map() as map<string, string>))),
+                    map_concat(
+                        coalesce(before_raw, cast(map() as map<string, string>)),
+                        coalesce(after_raw, cast(map() as map<string, string>))
+                    ),
                     (column_name, value) -> 'string'
                 ),
                 transform_values(field_info, (column_name, info) -> {{ debezium__column_type('info') }})
             )
         end as column_types,
         -- configuration, else the Kafka record key (docs/formats/debezium.md)
-        case when is_hbase then array('ROW') else {{ declared_key_columns('table_key', ['record_key_columns']) }} end as declared_keys
+        case
+            when is_hbase
+                then array('ROW')
+            else {{ declared_key_columns('table_key', ['record_key_columns']) }}
+        end as declared_keys
     from imaged
 ),
 
@@ -316,11 +353,17 @@ positioned as (
             when connector = 'sqlserver' then message.source.event_serial_no
         end as position_3,
         case
-            when connector in ('mysql', 'mariadb') then nullif(concat_ws(':', nullif(message.source.file, ''), message.source.pos, message.source.row), '')
+            when connector in ('mysql', 'mariadb')
+                then nullif(concat_ws(':', nullif(message.source.file, ''), message.source.pos, message.source.row), '')
             when connector = 'postgresql' then message.source.lsn
             when connector = 'oracle' then message.source.scn
             when connector = 'sqlserver'
-                then nullif(concat_ws('/', message.source.commit_lsn, message.source.change_lsn, message.source.event_serial_no), '')
+                then nullif(
+                    concat_ws(
+                        '/', message.source.commit_lsn, message.source.change_lsn, message.source.event_serial_no
+                    ),
+                    ''
+                )
             else cast(message.source.ts_ms as string)
         end as position_text
     from with_keys
@@ -429,7 +472,10 @@ contract_rows as (
                         case when after_given and after_values is null then 'after (expected an object)' end,
                         case when source_given and source_values is null then 'source (expected an object)' end,
                         case when ts_ms_given and message.ts_ms is null then 'ts_ms (expected a whole number)' end,
-                        case when source_ts_ms_given and message.source.ts_ms is null then 'source.ts_ms (expected a whole number)' end
+                        case
+                            when source_ts_ms_given and message.source.ts_ms is null
+                                then 'source.ts_ms (expected a whole number)'
+                        end
                     ) end
                 )
             ),

@@ -89,7 +89,8 @@ events as (
             when known_class = 'change' and record.valueError like 'field_count_mismatch%' then 'field_count_mismatch'
             when known_class = 'change' and record.valueError is not null then 'undecodable_value'
             when known_class = 'change' and record.tableName is null then 'missing_table'
-            when known_operation in ('insert', 'update', 'read') and not record.hasAfterImages then 'missing_after_image'
+            when known_operation in ('insert', 'update', 'read') and not record.hasAfterImages
+                then 'missing_after_image'
             when known_operation = 'delete' and not record.hasBeforeImages then 'missing_before_image'
             when record.operation = 'DDL' and record.ddlText is null then 'missing_ddl_text'
             when known_class = 'change' and computed_row_key is null then 'missing_key'
@@ -126,7 +127,11 @@ contract_rows as (
         coalesce(record.columnTypes, cast(map() as map<string, string>)) as column_types,
         case
             when (known_class in ('change', 'schema_change', 'truncate')
-                    or record.operation in ({% for op in dts_avro__timed_control_operations() %}'{{ op }}'{{ ", " if not loop.last }}{% endfor %}))
+                    or record.operation in (
+                        {%- for op in dts_avro__timed_control_operations() %}
+                        '{{ op }}'{{ "," if not loop.last }}
+                        {%- endfor %}
+                    ))
                 and record.sourceTimestamp between 1 and 253402300799
                 then timestamp_seconds(record.sourceTimestamp)
         end as committed_at,

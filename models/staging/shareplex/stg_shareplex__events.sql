@@ -41,7 +41,11 @@ classified as (
         operation_codes.code_event_class as event_class_raw,
         operation_codes.code_operation as operation,
         case when table_name rlike '^[^.]+[.].+$' then regexp_extract(table_name, '^([^.]+)[.]', 1) end as owner_name,
-        case when table_name rlike '^[^.]+[.].+$' then regexp_extract(table_name, '^[^.]+[.](.+)$', 1) else table_name end as object_name
+        case
+            when table_name rlike '^[^.]+[.].+$'
+                then regexp_extract(table_name, '^[^.]+[.](.+)$', 1)
+            else table_name
+        end as object_name
     from fields
     left join operation_codes
         on fields.op_name = operation_codes.operation_code
