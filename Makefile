@@ -26,6 +26,7 @@ $(BIN)/python:
 install: $(BIN)/python
 	$(BIN)/pip install --quiet --disable-pip-version-check ".[dev]"
 	$(BIN)/pip install --quiet --disable-pip-version-check --no-deps --force-reinstall .
+	$(BIN)/cdc-pipeline jvm-archive
 
 demo: install
 	$(BIN)/cdc-pipeline demo

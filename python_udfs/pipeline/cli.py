@@ -9,6 +9,7 @@
     cdc-pipeline requeue [--format F] [--reason CODE] [--build]  re-land open quarantine after a fix
     cdc-pipeline typed-models [--all | TABLE_ID ...]           write typed per-table models
     cdc-pipeline demo                                           land samples/, dbt build, summary
+    cdc-pipeline jvm-archive [--force]                          write the class archive Spark starts from
 
 Plain ``dbt build --profiles-dir profiles`` works as well; this entry point only saves the
 JVM start between landing and building and resolves paths from the project folder.
@@ -386,7 +387,16 @@ def main(argv: list[str] | None = None) -> int:
     typed = commands.add_parser("typed-models", help="write typed per-table models of current_state")
     typed.add_argument("table_ids", nargs="*", help="table_id as in current_state, e.g. shop.orders")
     typed.add_argument("--all", dest="all_tables", action="store_true", help="every table with live rows")
+    archive = commands.add_parser(
+        "jvm-archive", help="write the class archive that lets the embedded Spark start sooner (make install does)"
+    )
+    archive.add_argument("--force", action="store_true", help="write it again")
     args = parser.parse_args(argv)
+
+    if args.command == "jvm-archive":
+        from python_udfs.pipeline import jvm_archive
+
+        return jvm_archive.main(["--force"] if args.force else [])
 
     project_dir = (args.project_dir or find_project_dir(Path.cwd())).resolve()
     environment_defaults(project_dir)
