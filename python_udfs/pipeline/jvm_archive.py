@@ -9,8 +9,8 @@ metastore was ready in about 10.5 s instead of 17.5 s (docs/operations.md).
 ``cdc-pipeline jvm-archive`` (run by ``make install``) writes the archive once per virtual
 environment; the adapter passes it to every driver JVM it starts (``java_options``). The
 archive is named by a digest of the Java executable and pyspark's jars, so another JDK or
-another pyspark never uses a stale one; the JVM checks it again and starts without it (with a
-warning on stderr) if it does not match. ``CDC_JVM_ARCHIVE`` overrides the file's path, or
+another pyspark never uses a stale one; the JVM checks it again and starts without it if it
+does not match (silently here; any JVM message goes to stderr). ``CDC_JVM_ARCHIVE`` overrides the file's path, or
 turns the archive off (``off``).
 """
 
