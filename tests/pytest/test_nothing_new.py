@@ -177,3 +177,46 @@ def test_an_empty_run_is_never_taken_for_the_data(built):
     ran = statuses(pipeline.build())
     assert ran["int_stream_batches"] != SKIP, ran
     assert pipeline.sql(counts) == landed
+
+
+def canal_unkeyed_insert(table: str, id_: int, es: int) -> str:
+    """A Canal insert into a table whose messages name no primary key (keyed by a row hash)."""
+    return json.dumps({
+        "data": [{"id": str(id_), "note": f"note {id_}"}], "database": "store", "es": es, "id": es,
+        "isDdl": False, "mysqlType": {"id": "int(11)", "note": "varchar(64)"}, "old": None,
+        "pkNames": None, "sql": "", "sqlType": {"id": 4, "note": 12}, "table": table, "ts": es,
+        "type": "INSERT",
+    })
+
+
+def data_test_results(pipeline) -> dict[str, dict]:
+    """{test name: run result} of the pipeline's last dbt invocation."""
+    results = json.loads((pipeline.work_dir / "target" / "run_results.json").read_text(encoding="utf-8"))
+    return {r["unique_id"].split(".")[2]: r for r in results["results"] if r["unique_id"].startswith("test.")}
+
+
+def test_a_warning_is_answered_from_memory_as_the_same_warning(built):
+    pipeline, _ = built
+    warning = "assert_every_table_has_a_primary_key"  # severity warn
+    pipeline.land("canal", [canal_unkeyed_insert("notes", 1, 1_800_000_002_000)])
+    pipeline.build()
+    ran = data_test_results(pipeline)[warning]
+    assert ran["status"] == "warn" and ran["failures"] == 1, ran
+    assert ran["adapter_response"].get("code") != "cdc_already_warned", ran
+    # nothing new: the same warning (status, count, message), from memory, so it stays visible
+    result = pipeline.build()
+    replayed = data_test_results(pipeline)[warning]
+    assert replayed["adapter_response"].get("code") == "cdc_already_warned", replayed
+    assert (replayed["status"], replayed["failures"], replayed["message"]) == (
+        ran["status"], ran["failures"], ran["message"])
+    assert result.success
+    # when warnings of tests are errors, the remembered warning fails the build, as the query's would
+    failed = pipeline.dbt("--warn-error-options", '{"include": ["LogTestResult"]}', "build", expect_success=False)
+    assert not failed.success
+    assert data_test_results(pipeline)[warning]["status"] == "fail"
+    # a new unkeyed table: the warning is checked again, on the new data
+    pipeline.land("canal", [canal_unkeyed_insert("memos", 1, 1_800_000_003_000)])
+    pipeline.build()
+    again = data_test_results(pipeline)[warning]
+    assert again["adapter_response"].get("code") != "cdc_already_warned", again
+    assert (again["status"], again["failures"]) == ("warn", 2), again

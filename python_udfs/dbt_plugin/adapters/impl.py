@@ -70,22 +70,28 @@ class SparkCdcAdapter(SparkAdapter):
         return self._cdc_properties
 
     @available
-    def cdc_already_passed_result(self, code: str = "cdc_already_passed"):  # type: ignore[no-untyped-def]
+    def cdc_already_passed_result(self, code: str = "cdc_already_passed", failures: int = 0):  # type: ignore[no-untyped-def]
         """The (response, table) a data test answered without its own query stores as its
-        `main` result: one row, 0 failures, built here instead of by a Spark query (a
-        `select 0` costs a job, about 0.07 s). ``code`` shows in run_results.json:
-        ``cdc_already_passed`` (passed before on these versions, skip_unchanged.sql) or
-        ``cdc_checked_together`` (counted 0 with its model's other checks, checks_together.sql).
+        `main` result: one row, built here instead of by a Spark query (a `select 0` costs a
+        job, about 0.07 s). ``code`` shows in run_results.json: ``cdc_already_passed`` (passed
+        before on these versions, skip_unchanged.sql) or ``cdc_checked_together`` (counted 0
+        with its model's other column checks, checks_together.sql). ``failures`` > 0 replays a
+        warning remembered on these versions (code ``cdc_already_warned``): dbt reports it as
+        the same WARN, or as a failure under ``--warn-error``.
         """
         import agate
         from dbt.adapters.contracts.connection import AdapterResponse
 
+        failures = max(int(failures), 0)
         messages = {
             "cdc_already_passed": "PASS (already passed on these versions)",
+            "cdc_already_warned": f"WARN {failures} (already warned on these versions)",
             "cdc_checked_together": "PASS (checked with the model's other column checks)",
         }
+        if failures and code == "cdc_already_passed":
+            code = "cdc_already_warned"
         table = agate.Table(
-            [[0, False, False]],
+            [[failures, failures > 0, False]],
             ["failures", "should_warn", "should_error"],
             [agate.Number(), agate.Boolean(), agate.Boolean()],
         )

@@ -285,15 +285,17 @@
 
 
 {#-
-    Data tests on a `dbt build` with nothing new: a test that already passed on exactly the
-    data it checks (same versions of every model it reads, same compiled SQL) is not run again
-    (status PASS, 0 failures, no query; adapter response code `cdc_already_passed`). Passes
-    are remembered at the end of each invocation (cdc_remember_passed_tests, an on-run-end
-    hook) as table properties `cdc.passed.<test>` of the test's first model or seed (a seed's
-    tests then cost nothing until its file changes: its table is reloaded without them).
-    `--vars '{cdc_full_checks: true}'` runs every test regardless; `dbt test` alone, tests
-    reading a source without a committed mark (a user's own raw table), and tests never
-    passed always run.
+    Data tests on a `dbt build` with nothing new: a test that already passed or warned on
+    exactly the data it checks (same versions of every model it reads, same compiled SQL, same
+    severity and thresholds) is not run again, and gives the same answer without a query: a
+    PASS (adapter response code `cdc_already_passed`) or a WARN with the same number of
+    failures (`cdc_already_warned`: a warning stays visible on every build until its data or
+    code changes). Outcomes are remembered at the end of each invocation
+    (cdc_remember_passed_tests, an on-run-end hook) as table properties `cdc.passed.<test>` of
+    the test's first model or seed (a seed's tests then cost nothing until its file changes:
+    its table is reloaded without them). `--vars '{cdc_full_checks: true}'` runs every test
+    regardless; `dbt test` alone, tests reading a source without a committed mark (a user's own
+    raw table), failed tests and tests never run always run.
 -#}
 {%- macro cdc_test_home(node) -%}
     {%- for unique_id in node.depends_on.nodes | sort -%}
@@ -313,42 +315,69 @@
 {%- endmacro -%}
 
 
-{%- macro cdc_test_already_passed(node, compiled_code) -%}
-    {%- if var('cdc_full_checks', false) or flags.WHICH != 'build' -%}
-        {{ return(false) }}
-    {%- endif -%}
-    {%- set home = cdc_test_home(node) -%}
-    {%- if home is none -%}
-        {{ return(false) }}
-    {%- endif -%}
-    {%- set properties = cdc_run_properties() -%}
-    {%- set digest = cdc_input_digest(node, compiled_code, properties) -%}
-    {%- set remembered = cdc_table_properties(cdc_node_relation(home), properties).get(cdc_test_memory_key(node)) -%}
-    {{ return(digest is not none and digest == remembered) }}
+{#- What a test's outcome depends on besides the data: its SQL, its severity and thresholds. -#}
+{%- macro cdc_test_code(node, compiled_code) -%}
+    {{ return(compiled_code ~ '|' ~ node.config.severity ~ '|' ~ node.config.warn_if ~ '|' ~ node.config.error_if) }}
 {%- endmacro -%}
 
 
+{#- A remembered outcome: the digest alone for a pass, `<digest>:warn:<failures>` for a warning. -#}
+{%- macro cdc_encode_test_memory(digest, failures) -%}
+    {{ return(digest if failures == 0 else digest ~ ':warn:' ~ failures) }}
+{%- endmacro -%}
+
+
+{#- The number of failures `node` had on exactly these inputs (0: it passed), or none when it
+    must run. -#}
+{%- macro cdc_test_remembered_failures(node, compiled_code) -%}
+    {%- if var('cdc_full_checks', false) or flags.WHICH != 'build' -%}
+        {{ return(none) }}
+    {%- endif -%}
+    {%- set home = cdc_test_home(node) -%}
+    {%- if home is none -%}
+        {{ return(none) }}
+    {%- endif -%}
+    {%- set properties = cdc_run_properties() -%}
+    {%- set digest = cdc_input_digest(node, cdc_test_code(node, compiled_code), properties) -%}
+    {%- set remembered = cdc_table_properties(cdc_node_relation(home), properties).get(cdc_test_memory_key(node)) -%}
+    {%- if digest is none or remembered is none -%}
+        {{ return(none) }}
+    {%- elif remembered == digest -%}
+        {{ return(0) }}
+    {%- endif -%}
+    {%- set warned = modules.re.fullmatch(digest ~ ':warn:([1-9][0-9]*)', remembered) -%}
+    {{ return(warned.group(1) | int if warned else none) }}
+{%- endmacro -%}
+
+
+{#- Remember the outcome of every test that passed or warned (on-run-end). The table
+    properties come from this invocation's cache: the versions the tests saw (a model that ran
+    in this invocation dropped its entry when it recorded its new version). -#}
 {%- macro cdc_remember_passed_tests(results) -%}
     {%- if not execute or flags.EMPTY -%}
         {{ return('') }}
     {%- endif -%}
-    {%- set properties = {} -%}
+    {%- set properties = cdc_run_properties() -%}
     {%- set updates = {} -%}
     {%- set kinds = {} -%}
     {%- for result in results
-          if result.node.resource_type == 'test' and (result.status | string) == 'pass' -%}
+          if result.node.resource_type == 'test' and (result.status | string) in ('pass', 'warn') -%}
         {%- set home = cdc_test_home(result.node) -%}
-        {%- set digest = cdc_input_digest(result.node, result.node.compiled_code, properties) if home is not none else none -%}
-        {%- if digest is not none -%}
+        {%- set digest = cdc_input_digest(result.node, cdc_test_code(result.node, result.node.compiled_code), properties)
+                         if home is not none else none -%}
+        {%- set failures = (result.failures or 0) if (result.status | string) == 'warn' else 0 -%}
+        {%- if digest is not none and ((result.status | string) == 'pass' or failures > 0) -%}
             {%- set relation = cdc_node_relation(home) -%}
             {%- set key = cdc_test_memory_key(result.node) -%}
-            {%- if cdc_table_properties(relation, properties).get(key) != digest -%}
-                {%- do updates.setdefault(relation | string, []).append("'" ~ key ~ "' = '" ~ digest ~ "'") -%}
+            {%- set memory = cdc_encode_test_memory(digest, failures) -%}
+            {%- if cdc_table_properties(relation, properties).get(key) != memory -%}
+                {%- do updates.setdefault(relation | string, []).append("'" ~ key ~ "' = '" ~ memory ~ "'") -%}
                 {%- do kinds.update({relation | string: 'view' if home.config.materialized == 'view' else 'table'}) -%}
             {%- endif -%}
         {%- endif -%}
     {%- endfor -%}
     {%- for relation, assignments in updates.items() -%}
+        {%- do properties.pop(relation, none) -%}
         {%- do run_query('alter ' ~ kinds[relation] ~ ' ' ~ relation ~ ' set tblproperties (' ~ assignments | join(', ') ~ ')') -%}
     {%- endfor -%}
     {{ return('') }}
@@ -356,9 +385,10 @@
 
 
 {% materialization test, adapter='spark_cdc' -%}
-    {%- if cdc_test_already_passed(model, compiled_code) -%}
-        {#- no query: the adapter builds the one-row answer (0 failures) -#}
-        {%- set answer = adapter.cdc_already_passed_result() -%}
+    {%- set remembered = cdc_test_remembered_failures(model, compiled_code) -%}
+    {%- if remembered is not none -%}
+        {#- no query: the adapter builds the one-row answer (the remembered failures) -#}
+        {%- set answer = adapter.cdc_already_passed_result(failures=remembered) -%}
         {%- do store_result('main', response=answer[0], agate_table=answer[1]) -%}
         {{ return({'relations': []}) }}
     {%- endif -%}
