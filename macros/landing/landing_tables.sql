@@ -41,71 +41,52 @@
 {% endmacro %}
 
 
+{#
+    Creates the landing schema and every enabled format's own landing table that is missing
+    (one `show tables` says which), and adds `landing_added_columns()` to tables created
+    before them. A user's own raw tables (`cdc_sources`) are left alone.
+#}
 {% macro create_landing_tables() %}
-    {% set statements = ['set spark.sql.mapKeyDedupPolicy = LAST_WIN'] %}
-    {% do statements.append('create schema if not exists ' ~ var('cdc_landing_schema')) %}
-    {% for format_id in cdc_enabled_formats() %}
-        {% if not landing_is_user_table(format_id) %}
-            {% set columns = [] %}
-            {% for name, type, _ in landing_table_columns() %}
-                {% do columns.append(name ~ ' ' ~ type) %}
-            {% endfor %}
-            {% do statements.append(
-                'create table if not exists ' ~ landing_relation_name(format_id)
-                ~ ' (' ~ columns | join(', ') ~ ') using parquet'
-            ) %}
+    {# Spark runs one statement per call: run them here (hook and run-operation alike). #}
+    {% if not execute %}
+        {{ return(none) }}
+    {% endif %}
+    {% do run_query('set spark.sql.mapKeyDedupPolicy = LAST_WIN') %}
+    {% do run_query('create schema if not exists ' ~ var('cdc_landing_schema')) %}
+    {% set existing = [] %}
+    {% for row in run_query('show tables in ' ~ var('cdc_landing_schema')).rows if not row[2] %}
+        {% do existing.append(row[1] | lower) %}
+    {% endfor %}
+    {% set columns = [] %}
+    {% for name, type, _ in landing_table_columns() %}
+        {% do columns.append(name ~ ' ' ~ type) %}
+    {% endfor %}
+    {% for format_id in cdc_enabled_formats() if not landing_is_user_table(format_id) %}
+        {% set table = landing_relation_name(format_id) %}
+        {% if (cdc_format(format_id)['landing_table'] | lower) in existing %}
+            {% do cdc_add_missing_landing_columns(table) %}
+        {% else %}
+            {% do run_query('create table if not exists ' ~ table ~ ' (' ~ columns | join(', ') ~ ') using parquet') %}
         {% endif %}
     {% endfor %}
-    {# Spark runs one statement per call: run them here (hook and run-operation alike). #}
-    {% if execute %}
-        {% for statement in statements %}
-            {% do run_query(statement) %}
-        {% endfor %}
-        {% do cdc_add_missing_landing_columns() %}
-    {% endif %}
 {% endmacro %}
 
 
-{#
-    Adds `landing_added_columns()` to landing tables created before them. One `limit 0` select
-    over all landing tables reads their columns (catalog metadata, no Spark job): when each
-    added column appears once per table nothing is missing, the common case; otherwise each
-    table is looked at on its own.
-#}
-{% macro cdc_add_missing_landing_columns() %}
-    {% set tables = [] %}
-    {% for format_id in cdc_enabled_formats() if not landing_is_user_table(format_id) %}
-        {% do tables.append(landing_relation_name(format_id)) %}
-    {% endfor %}
-    {% if not tables %}
-        {{ return(none) }}
-    {% endif %}
-    {% set empty_reads = [] %}
-    {% for table in tables %}
-        {% do empty_reads.append('(select * from ' ~ table ~ ' limit 0) as landing_' ~ loop.index) %}
-    {% endfor %}
-    {% set present = run_query('select * from ' ~ empty_reads | join(' cross join ')).column_names | map('lower') | list %}
-    {% set complete = [] %}
-    {% for name in landing_added_columns() if present | select('equalto', name) | list | length == tables | length %}
-        {% do complete.append(name) %}
-    {% endfor %}
-    {% if complete | length == landing_added_columns() | length %}
-        {{ return(none) }}
-    {% endif %}
+{# Adds `landing_added_columns()` to a landing table created before them (a `limit 0` select
+   reads its columns from the catalog, no Spark job). #}
+{% macro cdc_add_missing_landing_columns(table) %}
+    {% set present = run_query('select * from ' ~ table ~ ' limit 0').column_names | map('lower') | list %}
     {% set types = {} %}
     {% for name, type, _ in landing_table_columns() %}
         {% do types.update({name: type}) %}
     {% endfor %}
-    {% for table in tables %}
-        {% set columns = run_query('select * from ' ~ table ~ ' limit 0').column_names | map('lower') | list %}
-        {% set missing = [] %}
-        {% for name in landing_added_columns() if name not in columns %}
-            {% do missing.append(name ~ ' ' ~ types[name]) %}
-        {% endfor %}
-        {% if missing %}
-            {% do run_query('alter table ' ~ table ~ ' add columns (' ~ missing | join(', ') ~ ')') %}
-        {% endif %}
+    {% set missing = [] %}
+    {% for name in landing_added_columns() if name not in present %}
+        {% do missing.append(name ~ ' ' ~ types[name]) %}
     {% endfor %}
+    {% if missing %}
+        {% do run_query('alter table ' ~ table ~ ' add columns (' ~ missing | join(', ') ~ ')') %}
+    {% endif %}
 {% endmacro %}
 
 
