@@ -50,6 +50,11 @@ def shaping_queries(pipeline) -> list[int]:
     return [text.count(query) for query in SHAPING_QUERIES]
 
 
+def property_queries(pipeline) -> int:
+    """How many `show tblproperties` the pipeline's dbt invocations sent so far."""
+    return (pipeline.work_dir / "logs" / "dbt.log").read_text(encoding="utf-8").count("show tblproperties")
+
+
 def canal_update(id_: int, price: str, es: int) -> str:
     return json.dumps({
         "data": [{"id": str(id_), "name": f"item {id_}", "price": price, "stock": "1", "updated_at": "2024-01-01 00:00:00"}],
@@ -77,11 +82,14 @@ def test_a_build_with_nothing_new_skips_every_model_and_passed_test(built):
     state_before = pipeline.sql("select row_key, sort_key, is_deleted from {s}.current_state order by row_key")
 
     counts_before = shaping_queries(pipeline)
+    property_reads = property_queries(pipeline)
     second = pipeline.build()
     skipped = {name for name, message in statuses(second).items() if message == SKIP}
     # nothing committed since staging's last complete run (its table properties say so) and
     # nothing else changed: no model runs a query to shape SQL that will not run
     assert shaping_queries(pipeline) == counts_before
+    # and every version is read from the schema listings dbt makes anyway, none on its own
+    assert property_queries(pipeline) == property_reads
     for name in ("stg_canal__events", "change_log", "int_redelivered_changes", "current_state", "row_history",
                  "int_current_state_layers", "int_row_history_layers", "schema_changes", "quarantine", "int_update_halves_paired", "unpaired_update_halves", "int_stream_batches",
                  "stream_progress"):
@@ -220,3 +228,21 @@ def test_a_warning_is_answered_from_memory_as_the_same_warning(built):
     again = data_test_results(pipeline)[warning]
     assert again["adapter_response"].get("code") != "cdc_already_warned", again
     assert (again["status"], again["failures"]) == ("warn", 2), again
+
+
+def test_listed_table_properties_are_read_only_when_unambiguous():
+    from dbt.adapters.spark_cdc.impl import parse_listed_table_properties
+
+    described = "Database: cdc\nTable: change_log\nType: VIEW\n"
+    assert parse_listed_table_properties(
+        described + "Table Properties: [cdc.inputs=ab12, cdc.read_through=canal=2024-01-01 00:00:00.000000;"
+        "debezium=2024-01-02 00:00:00.000000, cdc.version=9f]\nSchema: root\n"
+    ) == {"cdc.inputs": "ab12", "cdc.version": "9f",
+          "cdc.read_through": "canal=2024-01-01 00:00:00.000000;debezium=2024-01-02 00:00:00.000000"}
+    # a described table with no properties has none; no description at all is not an answer
+    assert parse_listed_table_properties(described) == {}
+    assert parse_listed_table_properties("") is None
+    # ambiguous: a value holding ', ' (an item without '='), a redacted value, a cut line
+    assert parse_listed_table_properties(described + "Table Properties: [a=b, c, d=e]\n") is None
+    assert parse_listed_table_properties(described + "Table Properties: [token=*********(redacted)]\n") is None
+    assert parse_listed_table_properties(described + "Table Properties: [a=b\n") is None

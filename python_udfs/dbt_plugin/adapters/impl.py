@@ -3,6 +3,7 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
+from typing import Dict, Optional
 
 from dbt.adapters.base.meta import available
 from dbt.adapters.events.logging import AdapterLogger
@@ -19,6 +20,33 @@ _INPUT_TABLES_LOCK = threading.Lock()
 
 def _quoted(identifier: str) -> str:
     return "`" + identifier.replace("`", "``") + "`"
+
+
+# What Spark prints for a redacted value (spark.redaction.regex, spark.sql.redaction.options.regex).
+REDACTED_VALUE = "*********(redacted)"
+
+
+def parse_listed_table_properties(information: str) -> Optional[Dict[str, str]]:
+    """The `Table Properties: [k=v, k=v]` line of a `show table extended` description
+    (CatalogTable.toLinkedHashMap: sorted `key=value` items joined by ', '; no line when a
+    table has none) as a dict, or None when it is ambiguous: an item without '=', a value
+    that was redacted, or a line that does not end the list. Values holding ', ' would split
+    wrongly; the project's own properties (digests, ids, marks) never do."""
+    lines = [line for line in information.splitlines() if line.startswith("Table Properties: ")]
+    if not lines:
+        return {} if "\nType: " in "\n" + information else None
+    if len(lines) > 1:
+        return None
+    text = lines[0][len("Table Properties: "):]
+    if not (text.startswith("[") and text.endswith("]")):
+        return None
+    properties: Dict[str, str] = {}
+    for item in text[1:-1].split(", ") if text != "[]" else []:
+        key, sep, value = item.partition("=")
+        if not sep or not key or value == REDACTED_VALUE or key in properties:
+            return None
+        properties[key] = value
+    return properties
 
 
 class SparkCdcAdapter(SparkAdapter):
@@ -67,7 +95,37 @@ class SparkCdcAdapter(SparkAdapter):
         if getattr(self, "_cdc_properties_invocation", None) != invocation_id:
             self._cdc_properties_invocation = invocation_id
             self._cdc_properties = {}
+            self._cdc_properties_changed = set()
         return self._cdc_properties
+
+    @available
+    def cdc_properties_changed(self, relation) -> str:  # type: ignore[no-untyped-def]
+        """Note that this invocation changed ``relation``'s properties or data: from now on its
+        properties are read with `show tblproperties`, never from the schema listing dbt made
+        when the invocation started (cdc_listed_table_properties). Returns ''."""
+        if not hasattr(self, "_cdc_properties_changed"):
+            self._cdc_properties_changed = set()
+        self._cdc_properties_changed.add(str(relation).lower())
+        return ""
+
+    @available
+    def cdc_listed_table_properties(self, relation) -> Optional[Dict[str, str]]:  # type: ignore[no-untyped-def]
+        """The table properties ``relation`` had when dbt listed its schema in this invocation
+        (`show table extended`: dbt keeps each relation's description in its relation cache),
+        so that a build reads the versions of every relation of a schema from one listing
+        instead of one `show tblproperties` each. None (the caller then asks Spark) when the
+        relation was not listed, when this invocation changed it since
+        (cdc_properties_changed), or when the description cannot be read unambiguously."""
+        if str(relation).lower() in getattr(self, "_cdc_properties_changed", set()):
+            return None
+        identifier = (relation.identifier or "").lower()
+        try:
+            listed = [r for r in self.cache.get_relations(relation.database, relation.schema)
+                      if (r.identifier or "").lower() == identifier]
+        except Exception:  # noqa: BLE001 - a cache it cannot read: ask Spark
+            return None
+        information = getattr(listed[0], "information", None) if len(listed) == 1 else None
+        return parse_listed_table_properties(information) if information else None
 
     @available
     def cdc_already_passed_result(self, code: str = "cdc_already_passed", failures: int = 0):  # type: ignore[no-untyped-def]

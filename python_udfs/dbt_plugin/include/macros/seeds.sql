@@ -76,7 +76,7 @@
   {%- call statement('cdc_version_seed') -%}
     alter table {{ relation }} set tblproperties ('cdc.version' = {{ cdc_seed_literal(node.checksum.checksum) }})
   {%- endcall -%}
-  {%- do cdc_run_properties().pop(relation | string, none) -%}
+  {%- do cdc_forget_properties(relation) -%}
 {%- endmacro -%}
 
 

@@ -96,12 +96,18 @@
 {%- endmacro -%}
 
 
-{#- The table properties of `relation` ({} when it does not exist), cached in `cache`. -#}
+{#- The table properties of `relation` ({} when it does not exist), cached in `cache`: from the
+    listing of its schema dbt made when this invocation started while this invocation has not
+    changed it (adapter.cdc_listed_table_properties), else from `show tblproperties`. -#}
 {%- macro cdc_table_properties(relation, cache={}) -%}
     {%- set key = relation | string -%}
     {%- if key not in cache -%}
         {%- set found = {} -%}
-        {%- if load_relation(relation) is not none -%}
+        {%- set existing = load_relation(relation) -%}
+        {%- set listed = adapter.cdc_listed_table_properties(existing) if existing is not none else none -%}
+        {%- if listed is not none -%}
+            {%- do found.update(listed) -%}
+        {%- elif existing is not none -%}
             {%- for row in run_query('show tblproperties ' ~ relation).rows -%}
                 {%- do found.update({row[0]: row[1]}) -%}
             {%- endfor -%}
@@ -109,6 +115,14 @@
         {%- do cache.update({key: found}) -%}
     {%- endif -%}
     {{ return(cache[key]) }}
+{%- endmacro -%}
+
+
+{#- After this invocation changed `relation` (its data or properties): drop its cached
+    properties, and never take them from the schema listing again in this invocation. -#}
+{%- macro cdc_forget_properties(relation) -%}
+    {%- do cdc_run_properties().pop(relation | string, none) -%}
+    {%- do adapter.cdc_properties_changed(relation) -%}
 {%- endmacro -%}
 
 
@@ -129,7 +143,7 @@
     read-through marks while it compiled (cdc_note_read_through) records them too, unless
     `reads_complete` is false (an `--empty` run read no rows). -#}
 {%- macro cdc_record_inputs(relation, digest, is_view=false, reads_complete=true) -%}
-    {%- do cdc_run_properties().pop(relation | string, none) -%}
+    {%- do cdc_forget_properties(relation) -%}
     {%- set reads = cdc_run_properties().pop(cdc_pending_reads_key(relation), none) -%}
     {%- call statement('cdc_record_inputs') -%}
         alter {{ 'view' if is_view else 'table' }} {{ relation }} set tblproperties (
@@ -378,6 +392,7 @@
     {%- endfor -%}
     {%- for relation, assignments in updates.items() -%}
         {%- do properties.pop(relation, none) -%}
+        {%- do adapter.cdc_properties_changed(relation) -%}
         {%- do run_query('alter ' ~ kinds[relation] ~ ' ' ~ relation ~ ' set tblproperties (' ~ assignments | join(', ') ~ ')') -%}
     {%- endfor -%}
     {{ return('') }}
