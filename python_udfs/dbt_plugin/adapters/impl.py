@@ -3,7 +3,6 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
-from typing import Dict, Optional
 
 from dbt.adapters.base.meta import available
 from dbt.adapters.events.logging import AdapterLogger
@@ -26,7 +25,7 @@ def _quoted(identifier: str) -> str:
 REDACTED_VALUE = "*********(redacted)"
 
 
-def parse_listed_table_properties(information: str) -> Optional[Dict[str, str]]:
+def parse_listed_table_properties(information: str) -> dict[str, str] | None:
     """The `Table Properties: [k=v, k=v]` line of a `show table extended` description
     (CatalogTable.toLinkedHashMap: sorted `key=value` items joined by ', '; no line when a
     table has none) as a dict, or None when it is ambiguous: an item without '=', a value
@@ -40,7 +39,7 @@ def parse_listed_table_properties(information: str) -> Optional[Dict[str, str]]:
     text = lines[0][len("Table Properties: "):]
     if not (text.startswith("[") and text.endswith("]")):
         return None
-    properties: Dict[str, str] = {}
+    properties: dict[str, str] = {}
     for item in text[1:-1].split(", ") if text != "[]" else []:
         key, sep, value = item.partition("=")
         if not sep or not key or value == REDACTED_VALUE or key in properties:
@@ -109,7 +108,7 @@ class SparkCdcAdapter(SparkAdapter):
         return ""
 
     @available
-    def cdc_listed_table_properties(self, relation) -> Optional[Dict[str, str]]:  # type: ignore[no-untyped-def]
+    def cdc_listed_table_properties(self, relation) -> dict[str, str] | None:  # type: ignore[no-untyped-def]
         """The table properties ``relation`` had when dbt listed its schema in this invocation
         (`show table extended`: dbt keeps each relation's description in its relation cache),
         so that a build reads the versions of every relation of a schema from one listing
