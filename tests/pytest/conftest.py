@@ -32,6 +32,24 @@ if os.environ.get("CDC_TEST_CODEGEN") != "1":
     os.environ.setdefault("CDC_WHOLE_STAGE_CODEGEN", "false")
     os.environ.setdefault("CDC_CODEGEN_FACTORY_MODE", "NO_CODEGEN")
 
+# The JVMs of the CLI runs that tests start as subprocesses (test_watch.py,
+# test_kill_and_rerun.py, test_cluster.py) live a minute or two: C1 only, as C2 compiles for
+# work that ends before it pays (test_kill_and_rerun.py alone: 150-165 s of machine CPU
+# against 208-220 s). The workers' own JVMs live the whole run and keep the default tiers.
+# CDC_TEST_SUBPROCESS_JVM_OPTIONS overrides it ("-XX:+UseParallelGC" alone: the default).
+SUBPROCESS_JVM_OPTIONS = os.environ.get(
+    "CDC_TEST_SUBPROCESS_JVM_OPTIONS", "-XX:+UseParallelGC -XX:TieredStopAtLevel=1"
+)
+
+
+def subprocess_env(**values: str) -> dict[str, str]:
+    """The environment of a CLI subprocess: this one with `values`, the short-lived JVM
+    options and nothing from PYSPARK_SUBMIT_ARGS."""
+    env = {**os.environ, "CDC_JVM_OPTIONS": SUBPROCESS_JVM_OPTIONS, **values}
+    env.pop("PYSPARK_SUBMIT_ARGS", None)
+    return env
+
+
 # The longest test files (minutes each), longest first. `make test` hands whole files to two
 # workers in collection order; starting these first keeps one long file from running alone
 # at the end while the other worker idles.

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import PROJECT_DIR
+from .conftest import PROJECT_DIR, SUBPROCESS_JVM_OPTIONS
 
 pytestmark = [pytest.mark.dbt, pytest.mark.slow]
 
@@ -54,6 +54,9 @@ def base_env(local_dir: Path) -> dict[str, str]:
             "SPARK_LOCAL_IP": "127.0.0.1",
             "PYSPARK_PYTHON": sys.executable,
             "PYTHONPATH": str(PROJECT_DIR),
+            # short-lived JVMs: the test suite's options for them (conftest.py)
+            "CDC_JVM_OPTIONS": SUBPROCESS_JVM_OPTIONS,
+            "CDC_EXECUTOR_JVM_OPTIONS": SUBPROCESS_JVM_OPTIONS,
         }
     )
     return env

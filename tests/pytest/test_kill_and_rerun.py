@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import PROJECT_DIR
+from .conftest import PROJECT_DIR, subprocess_env
 
 pytestmark = pytest.mark.dbt
 
@@ -45,22 +45,26 @@ def snapshot_sql(extra: dict[str, str] | None = None) -> str:
     )
 
 
-def snapshot_rebuild_snapshot(env, tmp_path: Path, *dbt_args: str, extra: dict[str, str] | None = None):
+def snapshot_rebuild_snapshot(env, tmp_path: Path, *dbt_args: str, extra: dict[str, str] | None = None,
+                              first: list[str] | None = None):
     """The tables as they are, then after `cdc-pipeline dbt DBT_ARGS` (a full rebuild): sorted
-    JSON lines tagged by relation, both taken in one process (rebuild_snapshots.py)."""
+    JSON lines tagged by relation, both taken in one process (rebuild_snapshots.py), and what
+    the CLI command `first` printed when given: it runs before both in the same process (the
+    run that repairs what a killed run left)."""
     out = tmp_path / "snapshots.json"
-    result = subprocess.run([sys.executable, str(REBUILD_SNAPSHOTS), str(out), snapshot_sql(extra), *dbt_args],
-                            env=env, capture_output=True, text=True, timeout=900, cwd=PROJECT_DIR)
+    first_args = ["--first", json.dumps(first)] if first else []
+    result = subprocess.run(
+        [sys.executable, str(REBUILD_SNAPSHOTS), str(out), snapshot_sql(extra), *first_args, *dbt_args],
+        env=env, capture_output=True, text=True, timeout=900, cwd=PROJECT_DIR)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     snapshots = json.loads(out.read_text(encoding="utf-8"))
-    return snapshots["before"], snapshots["after"]
+    return snapshots["before"], snapshots["after"], snapshots["first_output"]
 
 
 def test_killed_build_is_repaired_by_the_next_run(tmp_path: Path):
-    env = dict(os.environ, CDC_LOCAL_DIR=str(tmp_path / "local"), CDC_SCHEMA="cdc",
-               DBT_PROFILES_DIR=str(PROJECT_DIR / "profiles"), CDC_SHUFFLE_PARTITIONS="4",
-               DBT_TARGET_PATH=str(tmp_path / "target"), DBT_LOG_PATH=str(tmp_path / "logs"))
-    env.pop("PYSPARK_SUBMIT_ARGS", None)
+    env = subprocess_env(CDC_LOCAL_DIR=str(tmp_path / "local"), CDC_SCHEMA="cdc",
+                         DBT_PROFILES_DIR=str(PROJECT_DIR / "profiles"), CDC_SHUFFLE_PARTITIONS="4",
+                         DBT_TARGET_PATH=str(tmp_path / "target"), DBT_LOG_PATH=str(tmp_path / "logs"))
     run(env, "land", "--format", "dataworks", str(PROJECT_DIR / "samples" / "dataworks"))
 
     build = subprocess.Popen([*CLI, "dbt", "build", *DATAWORKS_ONLY, "--target-path", str(tmp_path / "target")],
@@ -86,8 +90,9 @@ def test_killed_build_is_repaired_by_the_next_run(tmp_path: Path):
     build.wait(timeout=60)
     assert killed, "the build was not caught while writing current_state"
 
-    run(env, "dbt", "build", *DATAWORKS_ONLY, "--target-path", str(tmp_path / "target"))
-    repaired, rebuilt = snapshot_rebuild_snapshot(
-        env, tmp_path, "run", "--full-refresh", *DATAWORKS_ONLY, "--target-path", str(tmp_path / "target"))
+    # the next run (`cdc-pipeline dbt build`), then the tables before and after a full rebuild
+    repaired, rebuilt, _ = snapshot_rebuild_snapshot(
+        env, tmp_path, "run", "--full-refresh", *DATAWORKS_ONLY, "--target-path", str(tmp_path / "target"),
+        first=["dbt", "build", *DATAWORKS_ONLY, "--target-path", str(tmp_path / "target")])
     assert any('"relation":"current_state"' in line for line in repaired), "nothing was built"
     assert rebuilt == repaired
