@@ -89,7 +89,10 @@ def work(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def embedded_run(work):
     env = base_env(work / "embedded")
-    env.update({"CDC_TARGET": "embedded", "CDC_SPARK_CORES": "2", "CDC_SHUFFLE_PARTITIONS": "4"})
+    env.update({"CDC_TARGET": "embedded", "CDC_SPARK_CORES": "2", "CDC_SHUFFLE_PARTITIONS": "4",
+                # interpreted, as every embedded test run (conftest.py); the cluster run keeps
+                # generated code, so the comparison covers both ways of evaluating the SQL
+                "CDC_WHOLE_STAGE_CODEGEN": "false", "CDC_CODEGEN_FACTORY_MODE": "NO_CODEGEN"})
     return run_pipeline("embedded", env, work)
 
 
