@@ -15,6 +15,8 @@ On the embedded default (local Spark, the project's profile), in this order:
    one ordered Kafka partition per table), our land + build up to current_state, and Apache
    Flink (``apache-flink`` 2.3, own venv: bench/setup_flink.sh) computing the final state with
    its canal-json / debezium-json formats on the same files; both final states compared.
+   Then ``../shared/floor/spark_floor.py`` on the same files (skipped when absent): the
+   least a hand-written Spark job does for the same result, the yardstick beside Flink.
 
 Each scenario runs in its own process (one JVM) with a fresh warehouse under bench/work/;
 peak memory is the largest resident set of that process tree (sampled every 0.5 s). Figures
@@ -236,6 +238,45 @@ def run_flink(work: Path, format_id: str, stream: Path) -> dict:
     return out
 
 
+FLOOR_SCRIPT = PROJECT_DIR.parent / "shared" / "floor" / "spark_floor.py"
+
+
+def run_floor(work: Path, format_id: str, stream: Path) -> dict:
+    """The yardstick beside a peer run: ../shared/floor/spark_floor.py (parse once, change log
+    once, max_by to state) on the same files, in this virtual environment, as a whole process."""
+    if not FLOOR_SCRIPT.is_file():
+        return {"skipped": f"no {FLOOR_SCRIPT}"}
+    run_dir = work / "runs" / f"floor-{format_id}"
+    shutil.rmtree(run_dir, ignore_errors=True)
+    run_dir.mkdir(parents=True)
+    command = [sys.executable, str(FLOOR_SCRIPT), "--format", format_id, "--change-log"]
+    if format_id == "debezium":  # Debezium messages carry no key: the generator's keys
+        keys = run_dir / "keys.json"
+        keys.write_text(json.dumps(FORMAT_WRITERS[format_id]().primary_keys(base_tables())), encoding="utf-8")
+        command += ["--keys", str(keys)]
+    command.append(str(stream / "batch-0" / format_id / "*" / "*.jsonl"))
+    print(f"[bench] floor {format_id} (log: {run_dir / 'floor.log'})", flush=True)
+    load_before = load()
+    code, peak, seconds = run_measured(command, {**os.environ}, run_dir / "floor.log")
+    text = (run_dir / "floor.log").read_text(errors="replace")
+    line = next((x for x in text.splitlines() if x.startswith("format=")), None)
+    if code != 0 or line is None:
+        return {"failed": True, "exit_code": code, "log_tail": text[-3000:]}
+    # format=canal change_log=yes start=6.3s change_log_s=19.7 state_s=6.9 total=33.0s live_rows=417596
+    fields = dict(item.split("=", 1) for item in line.split())
+    return {
+        "start_seconds": float(fields["start"].rstrip("s")),
+        "change_log_seconds": float(fields["change_log_s"]),
+        "state_seconds": float(fields["state_s"]),
+        "total_seconds": float(fields["total"].rstrip("s")),
+        "live_rows": int(fields["live_rows"]),
+        "process_seconds": round(seconds, 1),
+        "peak_rss_gib": round(peak / 2**30, 2),
+        "load_before": load_before,
+        "load_after": load(),
+    }
+
+
 # --------------------------------------------------------------------------------------------
 # report
 # --------------------------------------------------------------------------------------------
@@ -332,6 +373,13 @@ def derive(results: dict) -> dict:
                 (flink["tables"].get(t) or {}).get("live_rows") == expected.get(t, {}).get("expected_live_rows")
                 for t in ours["peer_checksums"]
             )
+        floor = results.get(f"floor-{format_id}")
+        if floor and not floor.get("failed") and not floor.get("skipped"):
+            # both without their process start: ours is land + build, the floor's its work
+            entry["floor_seconds"] = round(floor["change_log_seconds"] + floor["state_seconds"], 1)
+            entry["floor_total_seconds"] = floor["total_seconds"]
+            entry["ours_vs_floor"] = round(entry["ours_seconds"] / entry["floor_seconds"], 2)
+            entry["floor_live_rows"] = floor["live_rows"]
         figures[f"peer-{format_id}"] = entry
     targets = {}
     if "main" in figures:
@@ -442,6 +490,12 @@ def markdown(report: dict) -> str:
                 f"{p['flink_total_seconds']} s), peak {p['flink_peak_rss_gib']} GiB"
             )
             lines.append(f"- ours / Flink job: {p['ours_vs_flink_job']}; final states agree: {p['final_states_agree']}")
+        if "floor_seconds" in p:
+            lines.append(
+                f"- `spark_floor.py` on the same files: change log + state {p['floor_seconds']} s (whole "
+                f"process {p['floor_total_seconds']} s with its start), {p['floor_live_rows']:,} live rows; "
+                f"ours / floor: {p['ours_vs_floor']}"
+            )
     if "small" in f:
         m = f["small"]
         lines += [
@@ -570,6 +624,8 @@ def main(argv: list[str] | None = None) -> int:
             )
             save()
             results[f"flink-{format_id}"] = run_flink(work, format_id, stream)
+            save()
+            results[f"floor-{format_id}"] = run_floor(work, format_id, stream)
             save()
     save()
     print((args.results / f"{report['date']}.md").read_text(encoding="utf-8"))
