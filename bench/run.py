@@ -241,6 +241,19 @@ def run_flink(work: Path, format_id: str, stream: Path) -> dict:
 FLOOR_SCRIPT = PROJECT_DIR.parent / "shared" / "floor" / "spark_floor.py"
 
 
+def parse_floor_line(line: str) -> dict:
+    """The figures of spark_floor.py's one output line, e.g. ``format=canal change_log=yes
+    start=6.3s change_log_s=19.7 state_s=6.9 total=33.0s live_rows=417596``."""
+    fields = dict(item.split("=", 1) for item in line.split())
+    return {
+        "start_seconds": float(fields["start"].rstrip("s")),
+        "change_log_seconds": float(fields["change_log_s"]),
+        "state_seconds": float(fields["state_s"]),
+        "total_seconds": float(fields["total"].rstrip("s")),
+        "live_rows": int(fields["live_rows"]),
+    }
+
+
 def run_floor(work: Path, format_id: str, stream: Path) -> dict:
     """The yardstick beside a peer run: ../shared/floor/spark_floor.py (parse once, change log
     once, max_by to state) on the same files, in this virtual environment, as a whole process."""
@@ -262,14 +275,8 @@ def run_floor(work: Path, format_id: str, stream: Path) -> dict:
     line = next((x for x in text.splitlines() if x.startswith("format=")), None)
     if code != 0 or line is None:
         return {"failed": True, "exit_code": code, "log_tail": text[-3000:]}
-    # format=canal change_log=yes start=6.3s change_log_s=19.7 state_s=6.9 total=33.0s live_rows=417596
-    fields = dict(item.split("=", 1) for item in line.split())
     return {
-        "start_seconds": float(fields["start"].rstrip("s")),
-        "change_log_seconds": float(fields["change_log_s"]),
-        "state_seconds": float(fields["state_s"]),
-        "total_seconds": float(fields["total"].rstrip("s")),
-        "live_rows": int(fields["live_rows"]),
+        **parse_floor_line(line),
         "process_seconds": round(seconds, 1),
         "peak_rss_gib": round(peak / 2**30, 2),
         "load_before": load_before,
