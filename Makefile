@@ -34,9 +34,10 @@ demo: install
 lint: install lint-checks
 
 # The checks alone: `make test` has just installed, a second install would cost half a minute.
+# sqlfluff in two processes: 85 s against 123 s in one on this 2-core machine, same findings.
 lint-checks:
 	$(BIN)/ruff check python_udfs tests
-	$(BIN)/sqlfluff lint models tests/data_tests
+	$(BIN)/sqlfluff lint --processes 2 models tests/data_tests
 
 test: install
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder

@@ -364,32 +364,47 @@ def run_dbt(args: list[str], schema: str, format_id: str, work_dir: Path):
     ])
 
 
-def fuzz_format(format_id: str, count: int, seed: int, work_dir: Path) -> dict:
-    """Mutate, land and build one format; the figures of the run."""
+def fuzz_format(format_id: str, count: int, seed: int, work_dir: Path, *,
+                extra_lines: list[str] | None = None, schema: str | None = None) -> dict:
+    """Mutate, land and build one format; the figures of the run.
+
+    extra_lines: more landing lines (one message each, no line breaks) landed in the same batch
+    from a second file: the test suite adds its hypothesis-generated messages, so that both
+    fuzzers share one build. schema: the pipeline's schema (default ``fuzz_<format>``).
+    """
     from pyspark.sql import SparkSession
 
     from python_udfs.pipeline.landing import land_files
 
     started = time.monotonic()
-    figures = {"format": format_id, "messages": count, "landed": 0, "crashes": 0, "unaccounted": 0,
+    extra_lines = list(extra_lines or [])
+    total = count + len(extra_lines)
+    figures = {"format": format_id, "messages": total, "landed": 0, "crashes": 0, "unaccounted": 0,
                "failed_tests": 0, "quarantined": 0, "errors": []}
-    schema = f"fuzz_{format_id}"
+    schema = schema or f"fuzz_{format_id}"
     suffix = "b64" if format_id == "dts_avro" else "jsonl"
-    path = work_dir / "landing" / format_id / f"fuzz-{seed}.{suffix}"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("".join(line + "\n" for line in mutated_lines(format_id, count, seed)), encoding="utf-8")
+    files = {f"fuzz-{seed}.{suffix}": mutated_lines(format_id, count, seed)}
+    if extra_lines:
+        files[f"extra.{suffix}"] = extra_lines
+    paths = []
+    for name, lines in files.items():
+        path = work_dir / "landing" / format_id / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+        paths.append(path)
     figures["generate_seconds"] = round(time.monotonic() - started, 1)
     try:
         result = run_dbt(["run-operation", "create_landing_tables"], schema, format_id, work_dir)
         if not result.success:
             raise RuntimeError(f"create_landing_tables: {result.exception}")
-        landed = land_files(SparkSession.builder.getOrCreate(), format_id, [path], project_dir=PROJECT_DIR,
+        landed = land_files(SparkSession.builder.getOrCreate(), format_id, paths, project_dir=PROJECT_DIR,
                             landing_schema=f"{schema}_landing", scratch_dir=work_dir / "scratch", progress=False)
         figures["landed"] = landed.messages_landed
-        if landed.messages_landed != count:
-            figures["errors"].append(f"landed {landed.messages_landed} of {count} lines")
-            figures["unaccounted"] += abs(count - landed.messages_landed)
+        if landed.messages_landed != total:
+            figures["errors"].append(f"landed {landed.messages_landed} of {total} lines")
+            figures["unaccounted"] += abs(total - landed.messages_landed)
         result = run_dbt(["build"], schema, format_id, work_dir)
+        figures["build_success"] = bool(result.success)
         if result.exception is not None:
             figures["crashes"] += 1
             figures["errors"].append(f"dbt build: {result.exception}")

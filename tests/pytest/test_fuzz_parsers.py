@@ -1,11 +1,17 @@
-"""Fuzzing the format parsers through real dbt builds (property-based, hypothesis).
+"""Fuzzing the format parsers through real dbt builds.
 
-Each example lands a few hundred mutated messages of one format in one batch (truncated,
-wrong types, missing fields, huge values, unicode, deep nesting, wrong Base64, random bytes)
-and builds once. Properties: the build never fails, every landed message is staged, and
-every staged event is accounted for (the dbt tests assert_every_landed_message_is_staged and
-assert_every_event_is_accounted_for run inside the build); the quarantine holds every message
-that is not JSON. The number of inputs tried is printed and written to the test's work dir.
+Per format, one batch of two landing files, built once (the two fuzzers share the build):
+- a few hundred messages mutated by hypothesis from the format's real messages (truncated,
+  wrong types, missing fields, huge values, unicode, deep nesting, wrong Base64, random bytes);
+- the short version of `make fuzz` (bench/fuzz.py, SHORT_MESSAGES lines with a fixed seed:
+  retyped, far-future times, hostile names as keys and values, ...).
+Properties: the build never fails (no model or test errors or failures, no exception), every
+landed message is staged, every staged event is accounted for (the dbt tests
+assert_every_landed_message_is_staged, assert_every_event_is_accounted_for and
+assert_landed_messages_balance run inside the build), the mutations reach the quarantine, and
+the quarantine holds exactly the messages that are not JSON (or, for DTS Avro, exactly the
+records the decoder rejects). `make fuzz` runs the same mutator with 100,000 messages per
+format; its figures are in bench/results/fuzz-<date>.md.
 """
 
 from __future__ import annotations
@@ -16,13 +22,16 @@ import pytest
 from hypothesis import HealthCheck, assume, given, seed, settings
 from hypothesis import strategies as st
 
-from bench.fuzz import paths, remove, replace
+from bench.fuzz import fuzz_format, paths, remove, replace
 
 from .conftest import FIXTURES_DIR, PROJECT_DIR, fixture_message
 
 pytestmark = pytest.mark.dbt
 
 MESSAGES_PER_EXAMPLE = 200
+# lines of bench/fuzz.py's mutator landed beside them (its fixed seed, as `make fuzz` uses)
+SHORT_MESSAGES = 300
+SHORT_SEED = 20261125
 
 SEEDS = {
     "dataworks": [fixture_message(f"dataworks/{p.stem}.json") for p in sorted((FIXTURES_DIR / "dataworks").glob("*.json"))],
@@ -77,8 +86,34 @@ def mutated_message(draw, format_id):
     return json.dumps(document, ensure_ascii=draw(st.booleans())).replace("\n", " ")
 
 
+def one_line(message: str) -> str:
+    """A message as one landing line (line breaks would split it into two messages)."""
+    return message.replace("\r", " ").replace("\n", " ")
+
+
+def fuzz_build(format_id: str, messages: list[str], work_dir) -> tuple[dict, str]:
+    """Land the hypothesis messages beside bench/fuzz.py's mutated lines and build once: the
+    figures (asserted here) and the pipeline's schema."""
+    schema = f"fuzz_{format_id}_{work_dir.name.replace('-', '_')}"
+    figures = fuzz_format(format_id, SHORT_MESSAGES, SHORT_SEED, work_dir, extra_lines=messages, schema=schema)
+    assert figures["landed"] == SHORT_MESSAGES + len(messages), figures["errors"]
+    assert figures["crashes"] == 0, figures["errors"]
+    assert figures["unaccounted"] == 0, figures["errors"]
+    assert figures["build_success"], figures["errors"]
+    assert figures["quarantined"] > 0  # the mutations do reach the quarantine
+    return figures, schema
+
+
+def landed_lines(work_dir) -> list[str]:
+    """Every line the batch landed (both files), as landed."""
+    return [line for path in sorted((work_dir / "landing").rglob("*.*")) if path.is_file()
+            for line in path.read_text(encoding="utf-8").split("\n") if line.strip()]
+
+
 @pytest.mark.parametrize("format_id", sorted(SEEDS))
-def test_mutated_messages_never_crash_and_are_all_accounted_for(make_pipeline, format_id, tmp_path):
+def test_mutated_messages_never_crash_and_are_all_accounted_for(spark_home, format_id, tmp_path):
+    from pyspark.sql import SparkSession
+
     tried = []
 
     @seed(20261122)
@@ -88,17 +123,18 @@ def test_mutated_messages_never_crash_and_are_all_accounted_for(make_pipeline, f
     def run(messages):
         # Hypothesis starts from its simplest input (all empty lines): ask for a varied batch
         assume(len({m for m in messages if m.strip()}) >= MESSAGES_PER_EXAMPLE // 4)
-        pipeline = make_pipeline(f"fuzz_{format_id}", {"cdc_formats": [format_id]})
-        landed = pipeline.land(format_id, [m for m in messages if m.strip()])
-        pipeline.build()  # includes the accounting tests; fails the example on any loss
-        staged = pipeline.sql(f"select count(distinct message_id) as n from {{s}}_staging.stg_{format_id}__events")[0]["n"]
-        assert staged == landed
-        verdicts = [_is_json_object(m) for m in messages if m.strip()]
+        work_dir = tmp_path / f"example-{len(tried)}"
+        figures, schema = fuzz_build(format_id, [one_line(m) for m in messages if m.strip()], work_dir)
+        spark = SparkSession.builder.getOrCreate()
+        staged = spark.sql(f"select count(distinct message_id) as n from {schema}_staging.stg_{format_id}__events").first()["n"]
+        assert staged == figures["landed"]
+        verdicts = [_is_json_object(m) for m in landed_lines(work_dir)]
         not_json, undecided = verdicts.count(False), verdicts.count(None)
-        quarantined = [r["raw_value"] for r in pipeline.sql("select raw_value from {s}.quarantine where reason_code = 'not_json'")]
+        quarantined = [r["raw_value"] for r in spark.sql(
+            f"select raw_value from {schema}.quarantine where reason_code = 'not_json'").collect()]
         surprising = [m[:200] + " … " + m[-100:] for m in quarantined if _is_json_object(m)]
         assert not_json <= len(quarantined) <= not_json + undecided, surprising[:3]
-        tried.append(landed)
+        tried.append(figures["landed"])
 
     run()
     print(f"fuzz {format_id}: {sum(tried)} mutated messages in {len(tried)} builds")
@@ -184,7 +220,9 @@ def mutated_dts_record(draw):
     return base64.b64encode(bytes(data)).decode("ascii") or "=" * 4
 
 
-def test_mutated_dts_avro_records_never_crash_and_are_all_accounted_for(make_pipeline, tmp_path):
+def test_mutated_dts_avro_records_never_crash_and_are_all_accounted_for(spark_home, tmp_path):
+    from pyspark.sql import SparkSession
+
     from python_udfs.decoders.dts_avro import decode_dts_base64
 
     tried = []
@@ -195,18 +233,18 @@ def test_mutated_dts_avro_records_never_crash_and_are_all_accounted_for(make_pip
     @given(st.lists(mutated_dts_record(), min_size=MESSAGES_PER_EXAMPLE, max_size=MESSAGES_PER_EXAMPLE))
     def run(messages):
         assume(len(set(messages)) >= MESSAGES_PER_EXAMPLE // 4)
-        pipeline = make_pipeline("fuzz_dts_avro", {"cdc_formats": ["dts_avro"]})
-        landed = pipeline.land("dts_avro", messages, name="fuzz.b64")
-        pipeline.build()  # includes the accounting tests; fails the example on any loss
-        staged = pipeline.sql("select count(distinct message_id) as n from {s}_staging.stg_dts_avro__events")[0]["n"]
-        assert staged == landed
+        work_dir = tmp_path / f"example-{len(tried)}"
+        figures, schema = fuzz_build("dts_avro", [one_line(m) for m in messages if m.strip()], work_dir)
+        spark = SparkSession.builder.getOrCreate()
+        staged = spark.sql(f"select count(distinct message_id) as n from {schema}_staging.stg_dts_avro__events").first()["n"]
+        assert staged == figures["landed"]
         # exactly the records the decoder rejects are quarantined as not_dts_avro
-        rejected = sorted(m for m in messages if m.strip() and decode_dts_base64(m)[1] is not None)
-        quarantined = sorted(r["raw_value"] for r in pipeline.sql(
-            "select raw_value from {s}.quarantine where reason_code = 'not_dts_avro'"))
+        rejected = sorted(m for m in landed_lines(work_dir) if decode_dts_base64(m)[1] is not None)
+        quarantined = sorted(r["raw_value"] for r in spark.sql(
+            f"select raw_value from {schema}.quarantine where reason_code = 'not_dts_avro'").collect())
         assert quarantined == rejected
-        assert 0 < len(rejected) < landed
-        tried.append(landed)
+        assert 0 < len(rejected) < figures["landed"]
+        tried.append(figures["landed"])
 
     run()
     print(f"fuzz dts_avro: {sum(tried)} mutated records in {len(tried)} builds")
