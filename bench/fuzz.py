@@ -333,9 +333,14 @@ class DtsAvroMutator:
         elif kind == "bytes":
             data = bytearray(rng.getrandbits(8) for _ in range(rng.randint(1, 300)))
         elif kind == "not_base64":
-            text = unicode_text(rng).replace("\r", " ").replace("\n", " ")
+            text = one_line(unicode_text(rng))
             return text if text.strip() else "not base64"
         return base64.b64encode(bytes(data)).decode("ascii") or "===="
+
+
+def one_line(message: str) -> str:
+    """A message as one landing line: line breaks (which would split it) become spaces."""
+    return message.replace("\r", " ").replace("\n", " ")
 
 
 def mutated_lines(format_id: str, count: int, seed: int) -> list[str]:
@@ -343,7 +348,7 @@ def mutated_lines(format_id: str, count: int, seed: int) -> list[str]:
     mutator = DtsAvroMutator(seed) if format_id == "dts_avro" else JsonMutator(seeds()[format_id], seed)
     lines = []
     while len(lines) < count:
-        line = mutator.message().replace("\r", " ").replace("\n", " ")
+        line = one_line(mutator.message())
         if line.strip():
             lines.append(line)
     return lines

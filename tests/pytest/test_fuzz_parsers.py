@@ -22,7 +22,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, seed, settings
 from hypothesis import strategies as st
 
-from bench.fuzz import fuzz_format, paths, remove, replace
+from bench.fuzz import fuzz_format, one_line, paths, remove, replace
 
 from .conftest import FIXTURES_DIR, PROJECT_DIR, fixture_message
 
@@ -84,11 +84,6 @@ def mutated_message(draw, format_id):
         if depth >= 900:  # deeper than Python's json allows: build the text directly
             return json.dumps(document).replace("null", "[" * depth + "]" * depth, 1)
     return json.dumps(document, ensure_ascii=draw(st.booleans())).replace("\n", " ")
-
-
-def one_line(message: str) -> str:
-    """A message as one landing line (line breaks would split it into two messages)."""
-    return message.replace("\r", " ").replace("\n", " ")
 
 
 def fuzz_build(format_id: str, messages: list[str], work_dir) -> tuple[dict, str]:
