@@ -56,12 +56,17 @@
     events) from the relation's columns, which the select must name without qualifier: the
     staging models do it once per change, so later models read it instead of hashing images
     again. With `apply_configured_types` (staging models) the table's types from
-    `var('cdc_column_types')` are laid over `column_types`.
+    `var('cdc_column_types')` are laid over `column_types`. `row_key_kind` is null wherever
+    `row_key` is (control events, changes quarantined without a key).
 #}
 {% macro select_event_columns(relation_alias, derive_change_id=false, apply_configured_types=false) %}
     {%- for name, type in event_columns() %}
     {%- if name == 'change_id' and derive_change_id %}
     case when {{ relation_alias }}.event_class = 'change' then {{ change_id() }} end as change_id{{ "," if not loop.last }}
+    {%- elif name == 'row_key_kind' %}
+    {#- how row_key was made: none without one (a control event, a change with no key) #}
+    case when {{ relation_alias }}.row_key is not null then cast({{ relation_alias }}.row_key_kind as string) end
+        as row_key_kind{{ "," if not loop.last }}
     {%- elif name == 'column_types' and apply_configured_types %}
     {{ with_configured_column_types(
         relation_alias ~ '.table_id', relation_alias ~ '.column_types',

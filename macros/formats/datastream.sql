@@ -176,19 +176,19 @@ struct<
 
 
 {#
-    A position field of a Datastream event: `source_metadata.<field>`, else, for the source
-    systems that keep it there, element `index` (1-based) of the text of `sort_keys`
-    ([timestamp, log_file, log_position] for MySQL, [timestamp, scn, rs_id, ssn] for Oracle,
-    [timestamp, lsn] for PostgreSQL and SQL Server). Reads the columns `message`,
-    `source_system_name` and `sort_key_texts` of the staging model's `fields` step.
+    A position field of a Datastream event: `metadata_value` (its `source_metadata.<field>`),
+    else, for the source systems that keep it there, element `index` (1-based) of
+    `sort_key_texts` (the text of `sort_keys`: [timestamp, log_file, log_position] for MySQL,
+    [timestamp, scn, rs_id, ssn] for Oracle, [timestamp, lsn] for PostgreSQL and SQL Server).
+    Every input is an argument: the macro reads no column of its caller by name.
 #}
-{% macro datastream__position_field(field, source_systems, index) -%}
+{% macro datastream__position_field(metadata_value, source_system, sort_key_texts, source_systems, index) -%}
     coalesce(
-        message.source_metadata.{{ field }},
+        {{ metadata_value }},
         case
-            when source_system_name in (
+            when {{ source_system }} in (
                 {%- for system in source_systems %}'{{ system }}'{{ ", " if not loop.last }}{% endfor -%}
-            ) then try_element_at(sort_key_texts, {{ index }})
+            ) then try_element_at({{ sort_key_texts }}, {{ index }})
         end
     )
 {%- endmacro %}

@@ -456,3 +456,17 @@ def test_bundled_samples_land_cleanly(mixed):
     assert sorted(state(mixed, "categories", db="store")) == ["1", "2"]
     ddl = mixed.sql("select operation from {s}.schema_changes where stream_name = 'samples'")
     assert ddl == [{"operation": "alter"}]
+
+
+def test_control_events_have_no_row_key_kind(mixed):
+    # row_key_kind says how row_key was made: DDL, truncate and transaction events have neither
+    kinds = mixed.sql(
+        """select event_class, row_key is null as keyless, row_key_kind
+           from {s}_staging.stg_canal__events
+           where event_class <> 'invalid'
+           group by 1, 2, 3"""
+    )
+    control = [k for k in kinds if k["event_class"] != "change"]
+    assert control and all(k["keyless"] and k["row_key_kind"] is None for k in control), kinds
+    assert {k["row_key_kind"] for k in kinds if k["event_class"] == "change"} <= {"primary_key", "row_id", "row_hash"}
+    assert all(not k["keyless"] for k in kinds if k["event_class"] == "change")

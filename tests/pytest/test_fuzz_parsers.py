@@ -99,6 +99,15 @@ def fuzz_build(format_id: str, messages: list[str], work_dir) -> tuple[dict, str
     return figures, schema
 
 
+def assert_row_key_kind_follows_row_key(spark, schema: str, format_id: str) -> None:
+    """`row_key_kind` says how `row_key` was made: set exactly where there is a row key (not on
+    control events, nor on changes quarantined without one)."""
+    kinds = {(r["has_key"], r["has_kind"]) for r in spark.sql(
+        f"select row_key is not null as has_key, row_key_kind is not null as has_kind "
+        f"from {schema}_staging.stg_{format_id}__events group by 1, 2").collect()}
+    assert kinds == {(True, True), (False, False)}, kinds
+
+
 def landed_lines(work_dir) -> list[str]:
     """Every line the batch landed (both files), as landed."""
     return [line for path in sorted((work_dir / "landing").rglob("*.*")) if path.is_file()
@@ -123,6 +132,7 @@ def test_mutated_messages_never_crash_and_are_all_accounted_for(spark_home, form
         spark = SparkSession.builder.getOrCreate()
         staged = spark.sql(f"select count(distinct message_id) as n from {schema}_staging.stg_{format_id}__events").first()["n"]
         assert staged == figures["landed"]
+        assert_row_key_kind_follows_row_key(spark, schema, format_id)
         verdicts = [_is_json_object(m) for m in landed_lines(work_dir)]
         not_json, undecided = verdicts.count(False), verdicts.count(None)
         quarantined = [r["raw_value"] for r in spark.sql(
@@ -233,6 +243,7 @@ def test_mutated_dts_avro_records_never_crash_and_are_all_accounted_for(spark_ho
         spark = SparkSession.builder.getOrCreate()
         staged = spark.sql(f"select count(distinct message_id) as n from {schema}_staging.stg_dts_avro__events").first()["n"]
         assert staged == figures["landed"]
+        assert_row_key_kind_follows_row_key(spark, schema, "dts_avro")
         # exactly the records the decoder rejects are quarantined as not_dts_avro
         rejected = sorted(m for m in landed_lines(work_dir) if decode_dts_base64(m)[1] is not None)
         quarantined = sorted(r["raw_value"] for r in spark.sql(

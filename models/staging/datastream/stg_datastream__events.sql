@@ -118,12 +118,24 @@ classified as (
         case when change_type is not null then coalesce(operation_codes.code_operation = 'delete', false) end
             and not is_backfill as payload_is_before,
         -- position fields: source_metadata, else their element of `sort_keys` per source system
-        {{ datastream__position_field('log_file', ['mysql'], 2) }} as log_file,
-        {{ datastream__position_field('log_position', ['mysql'], 3) }} as log_position,
-        {{ datastream__position_field('scn', ['oracle'], 2) }} as scn,
-        {{ datastream__position_field('rs_id', ['oracle'], 3) }} as rs_id,
-        {{ datastream__position_field('ssn', ['oracle'], 4) }} as ssn,
-        {{ datastream__position_field('lsn', ['postgresql', 'sqlserver'], 2) }} as lsn
+        {{ datastream__position_field(
+            'message.source_metadata.log_file', 'source_system_name', 'sort_key_texts', ['mysql'], 2
+        ) }} as log_file,
+        {{ datastream__position_field(
+            'message.source_metadata.log_position', 'source_system_name', 'sort_key_texts', ['mysql'], 3
+        ) }} as log_position,
+        {{ datastream__position_field(
+            'message.source_metadata.scn', 'source_system_name', 'sort_key_texts', ['oracle'], 2
+        ) }} as scn,
+        {{ datastream__position_field(
+            'message.source_metadata.rs_id', 'source_system_name', 'sort_key_texts', ['oracle'], 3
+        ) }} as rs_id,
+        {{ datastream__position_field(
+            'message.source_metadata.ssn', 'source_system_name', 'sort_key_texts', ['oracle'], 4
+        ) }} as ssn,
+        {{ datastream__position_field(
+            'message.source_metadata.lsn', 'source_system_name', 'sort_key_texts', ['postgresql', 'sqlserver'], 2
+        ) }} as lsn
     from identified
     left join operation_codes
         on identified.change_type = operation_codes.operation_code
