@@ -602,3 +602,26 @@
 {% macro cdc_in_unit_test() %}
     {{ return(model is mapping and model.get('resource_type') == 'unit_test') }}
 {% endmacro %}
+
+
+{#
+    Whether `staged_events_since(event_classes, window)` holds no row, asked with one small
+    query (`limit 1`) when the model runs, before its statement is planned. A model that
+    selects rare events (DDL, invalid messages: most batches carry none) then writes
+    `cdc_nothing_in_window_marker()` into its SQL and skips its statement: only its
+    read-through marks move on. The query reads exactly the rows the statement would read.
+    False (no query) at parse time, in `dbt compile` and unit tests, on a full build, and when
+    the model is skipped anyway because nothing it reads changed (cdc_inputs_unchanged).
+#}
+{% macro staged_events_none_since(event_classes, window) %}
+    {#- rendered at parse time too: the staging models it reads become the model's refs -#}
+    {%- set window_events = staged_events_since(event_classes, window) -%}
+    {%- if not execute or flags.WHICH not in ('run', 'build') or not is_incremental()
+          or cdc_in_unit_test() or cdc_inputs_unchanged() -%}
+        {{ return(false) }}
+    {%- endif -%}
+    {%- set found = run_query(
+        'select 1 as found from (' ~ window_events ~ ') as window_events limit 1'
+    ) -%}
+    {{ return(found.rows | length == 0) }}
+{% endmacro %}

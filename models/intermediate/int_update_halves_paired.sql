@@ -11,6 +11,10 @@
 -- regrouped from all halves. A group is emitted once both halves are there; a half alone is
 -- held (listed in unpaired_update_halves): only the pair tells whether the key changed.
 {%- set window = read_window() %}
+{%- if staged_events_none_since(['update_half'], window) %}
+-- no half landed in the read window, so no group is touched: the statement is skipped
+{{ cdc_nothing_in_window_marker() }}
+{%- endif %}
 with halves as (
     select * from {{ ref('int_events_unioned') }}
     where event_class = 'update_half'

@@ -10,6 +10,10 @@
 -- reason code and its specific cause (docs/quarantine.md), the raw text and its lineage.
 -- Nothing is dropped silently.
 {%- set window = read_window() %}
+{%- if staged_events_none_since(['invalid'], window) %}
+-- nothing invalid in the read window: the statement is skipped
+{{ cdc_nothing_in_window_marker() }}
+{%- endif %}
 with invalid_events as (
     {{ staged_events_since(['invalid'], window) }}
 ),

@@ -8,6 +8,10 @@
 -- One row per DDL event (and per truncate / dropped table, which also act on current_state).
 -- DataWorks ddlMeta is decoded by the Python UDF cdc_decode_ddl_meta, so this is a table.
 {%- set window = read_window() %}
+{%- if staged_events_none_since(['schema_change', 'truncate'], window) %}
+-- no DDL or truncate in the read window: the statement is skipped
+{{ cdc_nothing_in_window_marker() }}
+{%- endif %}
 with ddl_events as (
     {{ staged_events_since(['schema_change', 'truncate'], window) }}
 ),

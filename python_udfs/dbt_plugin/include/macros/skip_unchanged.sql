@@ -6,12 +6,20 @@
 
     1. its compiled SQL says so: it contains `cdc_nothing_new_marker()` (a staging model whose
        read plan found nothing landed since its last complete batch: new_landed_messages), or
+       `cdc_nothing_in_window_marker()` (a model after staging whose read window holds no row
+       it selects, e.g. no DDL in the batch: staged_events_none_since; it records the
+       read-through marks it noted, and nothing else, so its window moves on while its
+       version, and what reads it, stay as they are), or
     2. nothing it reads changed since its last successful run: every model it refs (through
        ephemeral models) carries a version (table property `cdc.version`), and the digest of
        those versions, of the model's own code and of the project's code version (every macro
        and var, adapter.cdc_code_version) equals the one it recorded (`cdc.inputs`) at its
        last successful run. Not its compiled SQL: a first (full) and a later (incremental) run
        compile differently, and the marks in it are read from the model itself.
+
+    A view whose inputs changed but whose compiled SQL is the one it was created with (digest
+    `cdc.sql`) is not created again: it reads its tables when queried, so only its new version
+    is recorded (status `OK view unchanged`).
 
     A run that is not skipped records, after its statement succeeded, a new `cdc.version`
     (this invocation) and the `cdc.inputs` it read. So a model that failed or was killed
@@ -28,6 +36,13 @@
 {#- The comment by which a model's compiled SQL says it has nothing new to read. -#}
 {%- macro cdc_nothing_new_marker() -%}
     {{ return('/* cdc:nothing-new */') }}
+{%- endmacro -%}
+
+
+{#- The comment by which a model's compiled SQL says its read window holds nothing it selects:
+    no statement, only its read-through marks move (rule 1 above). -#}
+{%- macro cdc_nothing_in_window_marker() -%}
+    {{ return('/* cdc:nothing-in-window */') }}
 {%- endmacro -%}
 
 
@@ -139,21 +154,49 @@
 
 
 {#- Record, after a successful statement, this run's version and what it read. A view's
-    version is the digest of what it reads (it holds no data of its own). A model that noted
+    version is the digest of what it reads (it holds no data of its own), and `view_sql` (its
+    compiled SQL) is recorded as a digest (`cdc.sql`): a view whose SQL is the same again is
+    not created again (cdc_run_unless_unchanged). A model that noted
     read-through marks while it compiled (cdc_note_read_through) records them too, unless
     `reads_complete` is false (an `--empty` run read no rows). -#}
-{%- macro cdc_record_inputs(relation, digest, is_view=false, reads_complete=true) -%}
+{%- macro cdc_record_inputs(relation, digest, is_view=false, reads_complete=true, view_sql=none) -%}
     {%- do cdc_forget_properties(relation) -%}
     {%- set reads = cdc_run_properties().pop(cdc_pending_reads_key(relation), none) -%}
     {%- call statement('cdc_record_inputs') -%}
         alter {{ 'view' if is_view else 'table' }} {{ relation }} set tblproperties (
             'cdc.version' = '{{ (digest or invocation_id) if is_view else invocation_id }}',
             'cdc.inputs' = '{{ digest or "" }}'
+            {%- if is_view and view_sql is not none %},
+            'cdc.sql' = '{{ cdc_view_sql_digest(view_sql) }}'
+            {%- endif %}
             {%- if reads is not none and reads_complete and not is_view %},
             'cdc.read_through' = '{{ cdc_encode_read_through(reads) }}'
             {%- endif %}
         )
     {%- endcall -%}
+{%- endmacro -%}
+
+
+{#- Record only the read-through marks `relation` noted while it compiled (a model that skips
+    its statement because its read window holds nothing it selects): not its version, which
+    says its data did not change. -#}
+{%- macro cdc_record_read_through(relation) -%}
+    {%- set reads = cdc_run_properties().pop(cdc_pending_reads_key(relation), none) -%}
+    {%- if reads -%}
+        {%- do cdc_forget_properties(relation) -%}
+        {%- call statement('cdc_record_read_through') -%}
+            alter table {{ relation }} set tblproperties (
+                'cdc.read_through' = '{{ cdc_encode_read_through(reads) }}'
+            )
+        {%- endcall -%}
+    {%- endif -%}
+{%- endmacro -%}
+
+
+{#- The digest a view records of its SQL: its compiled SQL and the project's code version (an
+    upgrade creates every view again, in case a table it reads changed its columns). -#}
+{%- macro cdc_view_sql_digest(view_sql) -%}
+    {{ return(local_md5(view_sql ~ '|' ~ adapter.cdc_code_version())) }}
 {%- endmacro -%}
 
 
@@ -262,6 +305,11 @@
     {%- set can_skip = existing is not none and (existing.is_view if is_view else existing.is_table)
                        and not should_full_refresh() and model.language == 'sql'
                        and config.get('cdc_skip_when_unchanged', true) -%}
+    {%- if can_skip and not is_view and cdc_nothing_in_window_marker() in compiled_code -%}
+        {%- do cdc_record_read_through(this) -%}
+        {%- do store_result('main', response='SKIP nothing new') -%}
+        {{ return({'relations': [this]}) }}
+    {%- endif -%}
     {%- if can_skip and not is_view and cdc_nothing_new_marker() in compiled_code -%}
         {#- A table built before versions existed gets one: what it holds is unchanged. -#}
         {%- if cdc_table_property(this, 'cdc.version') is none -%}
@@ -276,8 +324,15 @@
         {%- do store_result('main', response='SKIP nothing new') -%}
         {{ return({'relations': [this]}) }}
     {%- endif -%}
+    {%- if can_skip and is_view and cdc_table_property(this, 'cdc.sql') == cdc_view_sql_digest(compiled_code) -%}
+        {#- A view reads its tables when it is queried: with the same SQL as before it is not
+            created again, only its new version (what it reads now) is recorded. -#}
+        {%- do cdc_record_inputs(this, digest, is_view, view_sql=compiled_code) -%}
+        {%- do store_result('main', response='OK view unchanged') -%}
+        {{ return({'relations': [this]}) }}
+    {%- endif -%}
     {%- set result = materialization() -%}
-    {%- do cdc_record_inputs(this, digest, is_view) -%}
+    {%- do cdc_record_inputs(this, digest, is_view, view_sql=compiled_code if is_view else none) -%}
     {{ return(result) }}
 {%- endmacro -%}
 
