@@ -121,6 +121,12 @@ def test_new_data_is_never_skipped(built):
     ran = statuses(result)
     for name in ("stg_canal__events", "change_log", "int_current_state_layers", "int_row_history_layers"):
         assert ran[name] != SKIP, ran
+    # the batch holds no DDL, nothing invalid and no update half: the models that select only
+    # those skip their statement (their read window holds none); views keep their SQL
+    for name in ("schema_changes", "quarantine", "int_update_halves_paired"):
+        assert ran[name] == SKIP, ran
+    for name in ("change_log", "current_state", "row_history"):
+        assert ran[name] == "OK view unchanged", ran
     prices = pipeline.sql(
         "select row_image['price'] as price from {s}.current_state where table_id = 'store.products' and row_key = '1'"
     )
@@ -128,6 +134,17 @@ def test_new_data_is_never_skipped(built):
     # and the tests checked the new versions: none was answered from memory in this build
     assert not any(name.startswith(("unique_change_log", "not_null_current_state")) for name in skipped_tests(pipeline))
     assert "assert_every_landed_message_is_staged" not in skipped_tests(pipeline)
+    # ... but those of a model that skipped its statement were (its version did not change)
+    assert any(name.startswith("unique_schema_changes_schema_change_id") for name in skipped_tests(pipeline))
+    # and the skip moved its read window on: a DDL in the next batch is read, and only it
+    ddl = json.dumps({"data": None, "database": "store", "es": 1_800_000_100_000, "id": 1_800_000_100_000,
+                      "isDdl": True, "mysqlType": None, "old": None, "pkNames": None,
+                      "sql": "ALTER TABLE products ADD COLUMN note varchar(64)", "sqlType": None,
+                      "table": "products", "ts": 1_800_000_100_000, "type": "ALTER"})
+    pipeline.land("canal", [ddl])
+    before = pipeline.sql("select count(*) as n from {s}.schema_changes")[0]["n"]
+    assert statuses(pipeline.build())["schema_changes"] != SKIP
+    assert pipeline.sql("select count(*) as n from {s}.schema_changes")[0]["n"] == before + 1
 
 
 def test_a_landing_table_without_a_committed_mark_is_always_read(built):
