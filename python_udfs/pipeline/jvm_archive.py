@@ -25,6 +25,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from python_udfs.pipeline import local_fs
+
 ENV = "CDC_JVM_ARCHIVE"
 PREFIX = "spark-classes-"
 # JVM log output (a warning that the archive does not match, for one) on stderr, never on
@@ -62,6 +64,11 @@ def archive_path() -> Path | None:
     for jar in sorted(jars.glob("*.jar")):
         jar_stat = jar.stat()
         digest.update(f"|{jar.name}:{jar_stat.st_size}:{jar_stat.st_mtime_ns}".encode())
+    # the local file system's jar comes first on the driver's class path when built, and an
+    # archive maps only into a JVM whose class path starts as the archiving one's did
+    local_jar = local_fs.jar_path()
+    if local_jar is not None and local_jar.is_file():
+        digest.update(f"|{local_jar.name}".encode())
     return Path(sys.prefix) / "share" / "cdc-changelog" / f"{PREFIX}{digest.hexdigest()[:16]}.jsa"
 
 
@@ -110,8 +117,12 @@ def _dump(target: Path) -> int:
 
     work = Path(tempfile.mkdtemp(prefix="cdc-jvm-archive-"))
     try:
+        builder = SparkSession.builder
+        # the class path and file system a local session of the adapter has (local_fs)
+        for key, value in local_fs.session_parameters({"spark.master": "local[2]"}).items():
+            builder = builder.config(key, value)
         spark = (
-            SparkSession.builder.master("local[2]")
+            builder.master("local[2]")
             .enableHiveSupport()
             .config("spark.ui.enabled", "false")
             .config("spark.ui.showConsoleProgress", "false")
@@ -166,6 +177,7 @@ def create(force: bool = False) -> Path | None:
     complete: a JVM mapping a half-written archive would crash. Older archives beside it
     (another pyspark or JDK) are removed.
     """
+    local_fs.build(force=force)  # first: the archive's class path starts with its jar
     path = archive_path()
     if path is None:
         return None

@@ -15,6 +15,7 @@ from dbt.adapters.spark.connections import (
 )
 
 from python_udfs.pipeline.jvm_archive import with_archive
+from python_udfs.pipeline.local_fs import session_parameters
 
 logger = AdapterLogger("SparkCdc")
 
@@ -61,6 +62,8 @@ class SparkCdcConnectionManager(SparkConnectionManager):
             parameters["spark.driver.extraJavaOptions"] = with_archive(
                 parameters.get("spark.driver.extraJavaOptions")
             )
+            # a local session's file:// without a `chmod` process per file (local_fs.py)
+            parameters.update(session_parameters(parameters))
         connection = super().open(connection)
         if credentials.method == SparkConnectionMethod.SESSION:
             ensure_udfs(credentials.server_side_parameters)
