@@ -73,18 +73,34 @@ def build(force: bool = False) -> Path | None:
     if path.is_file() and not force:
         return path
     if javac is None:
-        print("local-fs: no javac (a JDK, not a JRE); Spark keeps Hadoop's local file system", file=sys.stderr)
+        print(
+            "local-fs: no javac (a JDK, not a JRE); Spark keeps Hadoop's local file system",
+            file=sys.stderr,
+        )
         return None
     work = Path(tempfile.mkdtemp(prefix="cdc-local-fs-"))
     try:
         classes = work / "classes"
         compiled = subprocess.run(
-            [str(javac), "--release", "17", "-nowarn", "-cp", str(hadoop), "-d", str(classes), str(SOURCE)],
-            capture_output=True, text=True,
+            [
+                str(javac),
+                "--release",
+                "17",
+                "-nowarn",
+                "-cp",
+                str(hadoop),
+                "-d",
+                str(classes),
+                str(SOURCE),
+            ],
+            capture_output=True,
+            text=True,
         )
         if compiled.returncode != 0:
-            print(f"local-fs: javac failed; Spark keeps Hadoop's local file system\n{compiled.stderr[-2000:]}",
-                  file=sys.stderr)
+            print(
+                f"local-fs: javac failed; Spark keeps Hadoop's local file system\n{compiled.stderr[-2000:]}",
+                file=sys.stderr,
+            )
             return None
         path.parent.mkdir(parents=True, exist_ok=True)
         temporary = work / path.name
@@ -104,12 +120,18 @@ def session_parameters(parameters: dict[str, str]) -> dict[str, str]:
     is local, the jar is built and the settings do not name a ``file://`` file system already."""
     path = jar_path()
     master = str(parameters.get("spark.master", "local"))
-    if (path is None or not path.is_file() or not master.startswith("local")
-            or "spark.hadoop.fs.file.impl" in parameters):
+    if (
+        path is None
+        or not path.is_file()
+        or not master.startswith("local")
+        or "spark.hadoop.fs.file.impl" in parameters
+    ):
         return parameters
     class_path = parameters.get("spark.driver.extraClassPath")
     return {
         **parameters,
-        "spark.driver.extraClassPath": f"{path}{os.pathsep}{class_path}" if class_path else str(path),
+        "spark.driver.extraClassPath": f"{path}{os.pathsep}{class_path}"
+        if class_path
+        else str(path),
         "spark.hadoop.fs.file.impl": CLASS_NAME,
     }

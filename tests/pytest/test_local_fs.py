@@ -32,12 +32,17 @@ def test_the_settings_are_added_to_local_sessions_only(monkeypatch):
     assert added["spark.driver.extraClassPath"] == str(jar)
     assert added["spark.driver.memory"] == "4g"
     # a class path of the user's stays, after ours
-    own = local_fs.session_parameters({"spark.master": "local[*]", "spark.driver.extraClassPath": "/opt/x.jar"})
+    own = local_fs.session_parameters(
+        {"spark.master": "local[*]", "spark.driver.extraClassPath": "/opt/x.jar"}
+    )
     assert own["spark.driver.extraClassPath"] == f"{jar}{os.pathsep}/opt/x.jar"
     # a cluster's sessions, a file system the user chose, and the switch: left alone
     for parameters in (
         {"spark.master": "spark://127.0.0.1:7077"},
-        {"spark.master": "local[2]", "spark.hadoop.fs.file.impl": "org.apache.hadoop.fs.RawLocalFileSystem"},
+        {
+            "spark.master": "local[2]",
+            "spark.hadoop.fs.file.impl": "org.apache.hadoop.fs.RawLocalFileSystem",
+        },
     ):
         assert local_fs.session_parameters(parameters) == parameters
     monkeypatch.setenv(local_fs.ENV, "off")
