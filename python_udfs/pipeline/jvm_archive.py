@@ -64,11 +64,6 @@ def archive_path() -> Path | None:
     for jar in sorted(jars.glob("*.jar")):
         jar_stat = jar.stat()
         digest.update(f"|{jar.name}:{jar_stat.st_size}:{jar_stat.st_mtime_ns}".encode())
-    # the local file system's jar comes first on the driver's class path when built, and an
-    # archive maps only into a JVM whose class path starts as the archiving one's did
-    local_jar = local_fs.jar_path()
-    if local_jar is not None and local_jar.is_file():
-        digest.update(f"|{local_jar.name}".encode())
     return Path(sys.prefix) / "share" / "cdc-changelog" / f"{PREFIX}{digest.hexdigest()[:16]}.jsa"
 
 
@@ -117,12 +112,8 @@ def _dump(target: Path) -> int:
 
     work = Path(tempfile.mkdtemp(prefix="cdc-jvm-archive-"))
     try:
-        builder = SparkSession.builder
-        # the class path and file system a local session of the adapter has (local_fs)
-        for key, value in local_fs.session_parameters({"spark.master": "local[2]"}).items():
-            builder = builder.config(key, value)
         spark = (
-            builder.master("local[2]")
+            SparkSession.builder.master("local[2]")
             .enableHiveSupport()
             .config("spark.ui.enabled", "false")
             .config("spark.ui.showConsoleProgress", "false")
@@ -177,7 +168,7 @@ def create(force: bool = False) -> Path | None:
     complete: a JVM mapping a half-written archive would crash. Older archives beside it
     (another pyspark or JDK) are removed.
     """
-    local_fs.build(force=force)  # first: the archive's class path starts with its jar
+    local_fs.build(force=force)  # the local file system's jar (local_fs.py): make install builds both
     path = archive_path()
     if path is None:
         return None

@@ -11,7 +11,8 @@ the Parquet file, its checksum file), so the JVM started about 170 processes per
 included) whose permissions are set through ``java.nio`` instead. ``cdc-pipeline jvm-archive``
 (run by ``make install``) compiles it with the JDK's ``javac`` into this virtual
 environment, and the adapter then makes it the ``file://`` file system of a local-mode
-session (``spark.hadoop.fs.file.impl``); a cluster's sessions are left alone. With no
+session (``spark.hadoop.fs.file.impl``, the jar last on the driver's class path); a cluster's
+sessions are left alone. With no
 ``javac`` (a JRE only) nothing is built and Spark runs as before. ``CDC_LOCAL_FS=off`` turns it
 off.
 """
@@ -30,6 +31,8 @@ ENV = "CDC_LOCAL_FS"
 CLASS_NAME = "cdc.changelog.hadoop.NioLocalFileSystem"
 SOURCE = Path(__file__).parent / "java" / "NioLocalFileSystem.java"
 PREFIX = "cdc-local-fs-"
+# Spark's launcher appends this variable to the driver's class path (session_parameters)
+DIST_CLASSPATH = "SPARK_DIST_CLASSPATH"
 
 
 def _off() -> bool:
@@ -117,7 +120,13 @@ def build(force: bool = False) -> Path | None:
 
 def session_parameters(parameters: dict[str, str]) -> dict[str, str]:
     """``parameters`` (a session's Spark settings) with the file system added, when the master
-    is local, the jar is built and the settings do not name a ``file://`` file system already."""
+    is local, the jar is built and the settings do not name a ``file://`` file system already.
+
+    The jar goes on the driver's class path through ``SPARK_DIST_CLASSPATH`` (set here, for the
+    JVM this process starts), which Spark's launcher puts last: the class archive
+    (jvm_archive.py) maps only into a JVM whose class path starts as the archiving one's did,
+    so a jar put first (``spark.driver.extraClassPath``) would turn it off.
+    """
     path = jar_path()
     master = str(parameters.get("spark.master", "local"))
     if (
@@ -127,11 +136,7 @@ def session_parameters(parameters: dict[str, str]) -> dict[str, str]:
         or "spark.hadoop.fs.file.impl" in parameters
     ):
         return parameters
-    class_path = parameters.get("spark.driver.extraClassPath")
-    return {
-        **parameters,
-        "spark.driver.extraClassPath": f"{path}{os.pathsep}{class_path}"
-        if class_path
-        else str(path),
-        "spark.hadoop.fs.file.impl": CLASS_NAME,
-    }
+    class_path = os.environ.get(DIST_CLASSPATH, "")
+    if str(path) not in class_path.split(os.pathsep):
+        os.environ[DIST_CLASSPATH] = f"{class_path}{os.pathsep}{path}" if class_path else str(path)
+    return {**parameters, "spark.hadoop.fs.file.impl": CLASS_NAME}

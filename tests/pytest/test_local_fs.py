@@ -18,25 +18,38 @@ import pytest
 
 from python_udfs.pipeline import local_fs
 
-pytestmark = pytest.mark.dbt
+pytestmark = [
+    pytest.mark.dbt,
+    # a JRE only (no javac): nothing is built and Spark keeps Hadoop's file system
+    pytest.mark.skipif(
+        local_fs._javac() is None, reason="no javac: the local file system is not built"
+    ),
+]
 
 
 def test_the_settings_are_added_to_local_sessions_only(monkeypatch):
     monkeypatch.delenv(local_fs.ENV, raising=False)
+    monkeypatch.setenv(local_fs.DIST_CLASSPATH, "")  # restored after the test
     jar = local_fs.jar_path()
     assert jar is not None and jar.is_file(), (
         f"no local file system jar at {jar}: `make install` (or `cdc-pipeline jvm-archive`) builds it"
     )
     added = local_fs.session_parameters({"spark.master": "local[2]", "spark.driver.memory": "4g"})
-    assert added["spark.hadoop.fs.file.impl"] == local_fs.CLASS_NAME
-    assert added["spark.driver.extraClassPath"] == str(jar)
-    assert added["spark.driver.memory"] == "4g"
-    # a class path of the user's stays, after ours
-    own = local_fs.session_parameters(
-        {"spark.master": "local[*]", "spark.driver.extraClassPath": "/opt/x.jar"}
-    )
-    assert own["spark.driver.extraClassPath"] == f"{jar}{os.pathsep}/opt/x.jar"
+    assert added == {
+        "spark.master": "local[2]",
+        "spark.driver.memory": "4g",
+        "spark.hadoop.fs.file.impl": local_fs.CLASS_NAME,
+    }
+    # the jar goes last on the class path (Spark's launcher appends this variable), once
+    assert os.environ[local_fs.DIST_CLASSPATH] == str(jar)
+    local_fs.session_parameters({"spark.master": "local[*]"})
+    assert os.environ[local_fs.DIST_CLASSPATH] == str(jar)
+    # a class path of the user's stays, before ours
+    monkeypatch.setenv(local_fs.DIST_CLASSPATH, "/opt/hadoop/*")
+    local_fs.session_parameters({"spark.master": "local[2]"})
+    assert os.environ[local_fs.DIST_CLASSPATH] == f"/opt/hadoop/*{os.pathsep}{jar}"
     # a cluster's sessions, a file system the user chose, and the switch: left alone
+    monkeypatch.setenv(local_fs.DIST_CLASSPATH, "")
     for parameters in (
         {"spark.master": "spark://127.0.0.1:7077"},
         {
@@ -47,6 +60,7 @@ def test_the_settings_are_added_to_local_sessions_only(monkeypatch):
         assert local_fs.session_parameters(parameters) == parameters
     monkeypatch.setenv(local_fs.ENV, "off")
     assert local_fs.session_parameters({"spark.master": "local[2]"}) == {"spark.master": "local[2]"}
+    assert os.environ[local_fs.DIST_CLASSPATH] == ""
 
 
 def test_the_build_compiles_the_class_or_says_why_not(tmp_path, monkeypatch, capsys):
@@ -78,6 +92,9 @@ def test_the_session_writes_through_it_with_hadoops_permissions(make_pipeline, t
     configuration = spark.sparkContext._jsc.hadoopConfiguration()
     file_system = jvm.org.apache.hadoop.fs.Path(f"file://{tmp_path}").getFileSystem(configuration)
     assert file_system.getClass().getName() == local_fs.CLASS_NAME
+    # last on the class path, so the class archive still maps (test_jvm_archive.py)
+    class_path = jvm.java.lang.System.getProperty("java.class.path").split(os.pathsep)
+    assert class_path[-1] == str(local_fs.jar_path())
     permission = jvm.org.apache.hadoop.fs.permission.FsPermission
     folder = jvm.org.apache.hadoop.fs.Path(f"file://{tmp_path}/a/b")
     assert file_system.mkdirs(folder, permission(0o750))
