@@ -7,12 +7,16 @@
 --   schema_change / truncate -> schema_changes (a redelivered copy shares the id)
 --   transaction / heartbeat  -> counted in stream_progress (nothing to look up)
 --   invalid                  -> quarantine
+-- In a `dbt build`, only the events landed since the test last passed (checked_since): an
+-- event once accounted for stays so (change_log, quarantine and schema_changes keep their
+-- rows; a held update half is paired later or stays held).
 with events as (
     select
         {{ change_id() }} as expected_change_id,
         {{ schema_change_id() }} as expected_schema_change_id,
         unioned.*
     from {{ ref('int_events_unioned') }} as unioned
+    where {{ checked_since('unioned') }}
 ),
 
 logged_changes as (

@@ -164,6 +164,15 @@ class SparkCdcAdapter(SparkAdapter):
         return self._cdc_checks
 
     @available
+    def cdc_invocation_notes(self, invocation_id: str) -> dict:
+        """What nodes of one invocation note for its end (a data test's marks checked through,
+        include/macros/checked_since.sql); a new invocation starts empty."""
+        if getattr(self, "_cdc_notes_invocation", None) != invocation_id:
+            self._cdc_notes_invocation = invocation_id
+            self._cdc_notes = {}
+        return self._cdc_notes
+
+    @available
     def cdc_count_checks(self, relation: str, test_ids: list, query: str) -> None:
         """Run ``query`` (one count per test of ``test_ids``, in order) and file the counts
         under ``relation`` in the invocation's checks cache. A query that fails files nothing

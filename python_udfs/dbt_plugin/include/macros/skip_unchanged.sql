@@ -384,9 +384,12 @@
 {%- endmacro -%}
 
 
-{#- What a test's outcome depends on besides the data: its SQL, its severity and thresholds. -#}
+{#- What a test's outcome depends on besides the data: its SQL, its severity and thresholds. A
+    test that checks only what is new since it last passed (checked_since.sql) compiles its
+    marks into its SQL: its own code and the project's code version stand for it instead. -#}
 {%- macro cdc_test_code(node, compiled_code) -%}
-    {{ return(compiled_code ~ '|' ~ node.config.severity ~ '|' ~ node.config.warn_if ~ '|' ~ node.config.error_if) }}
+    {%- set code = node.raw_code ~ '|' ~ adapter.cdc_code_version() if cdc_checks_since_last_pass(node) else compiled_code -%}
+    {{ return(code ~ '|' ~ node.config.severity ~ '|' ~ node.config.warn_if ~ '|' ~ node.config.error_if) }}
 {%- endmacro -%}
 
 
@@ -419,7 +422,8 @@
 {%- endmacro -%}
 
 
-{#- Remember the outcome of every test that passed or warned (on-run-end). The table
+{#- Remember the outcome of every test that passed or warned, and the new marks of the tests
+    that check only what is new since they last passed (on-run-end). The table
     properties come from this invocation's cache: the versions the tests saw (a model that ran
     in this invocation dropped its entry when it recorded its new version). -#}
 {%- macro cdc_remember_passed_tests(results) -%}
@@ -445,6 +449,7 @@
             {%- endif -%}
         {%- endif -%}
     {%- endfor -%}
+    {%- do cdc_checked_marks_updates(results, properties, updates, kinds) -%}
     {%- for relation, assignments in updates.items() -%}
         {%- do properties.pop(relation, none) -%}
         {%- do adapter.cdc_properties_changed(relation) -%}

@@ -1,0 +1,149 @@
+{#-
+    History-wide data tests that check only what arrived since they last passed.
+
+    An accounting test reads every event of the warehouse, so on each `dbt build` of a
+    continuous pipeline (`cdc-pipeline watch`) its cost grows with the history, not the batch.
+    A test whose SQL filters its rows by `cdc_checked_window()` (the project's macros
+    `checked_since` and `checked_read_plan`) checks, in a `dbt build`, only the rows of each source format landed
+    after the marks through which it last passed:
+
+    - The marks (per format, a landing time) are remembered per test, as table property
+      `cdc.checked.<test>` of the test's first model (beside `cdc.passed.<test>`), with a
+      digest of the test's code and the project's code version: changed code, other vars or
+      an upgrade check everything again.
+    - A test that passes records, per format, the least of the marks every table upstream of
+      it had read through when it ran (`cdc.read_through`, and the landing table's
+      `cdc.committed_through`): a mark never passes a row some upstream model has not
+      processed yet, so a row is never left unchecked.
+    - A test that fails or warns keeps its marks: the next build checks again every row since
+      its last pass, so a failure does not go away by itself.
+    - Everything is checked (the filter is `true`) under `dbt test`, `--full-refresh`,
+      `--vars '{cdc_full_checks: true}'`, and for a format with no mark (the test never passed,
+      or a user's own raw table that records no committed mark).
+-#}
+
+{%- macro cdc_checked_memory_key(node) -%}
+    {{ return('cdc.checked.' ~ local_md5(node.unique_id)[:16]) }}
+{%- endmacro -%}
+
+
+{#- Whether `node` is a test that filters its rows by its checked marks: one that asked for
+    them (cdc_checked_window) while it compiled in this invocation. -#}
+{%- macro cdc_checks_since_last_pass(node) -%}
+    {{ return(cdc_checked_upto_key(node) in adapter.cdc_invocation_notes(invocation_id)) }}
+{%- endmacro -%}
+
+
+{%- macro cdc_checked_upto_key(node) -%}
+    {{ return('cdc.checked_upto:' ~ node.unique_id) }}
+{%- endmacro -%}
+
+
+{#- What a test's checked marks are valid for: its own code and the project's code version. -#}
+{%- macro cdc_checked_code_digest(node) -%}
+    {{ return(local_md5(node.raw_code ~ '|' ~ adapter.cdc_code_version())[:16]) }}
+{%- endmacro -%}
+
+
+{#- Whether this invocation may check only what is new (see the header). -#}
+{%- macro cdc_checks_may_be_scoped() -%}
+    {{ return(execute and flags.WHICH == 'build' and not flags.EMPTY and not should_full_refresh()
+              and not var('cdc_full_checks', false)) }}
+{%- endmacro -%}
+
+
+{#- The marks through which test `node` last passed on this code ({format id: normalized
+    timestamp text}; {} = check everything). -#}
+{%- macro cdc_checked_marks(node) -%}
+    {%- set home = cdc_test_home(node) if cdc_checks_may_be_scoped() else none -%}
+    {%- if home is none -%}
+        {{ return({}) }}
+    {%- endif -%}
+    {%- set memory = cdc_table_property(cdc_node_relation(home), cdc_checked_memory_key(node)) or '' -%}
+    {%- set parts = memory.split('|', 1) -%}
+    {%- if parts | length != 2 or parts[0] != cdc_checked_code_digest(node) -%}
+        {{ return({}) }}
+    {%- endif -%}
+    {{ return(cdc_parse_read_through(parts[1])) }}
+{%- endmacro -%}
+
+
+{#- Per format, the least read-through mark of the tables upstream of `node` now (models'
+    `cdc.read_through`, landing tables' `cdc.committed_through`): how far everything the test
+    reads has processed. A format some upstream table has no mark for is left out only when no
+    table has one; views and tables without marks do not constrain. -#}
+{%- macro cdc_upstream_read_through(node) -%}
+    {%- set marks = {} -%}
+    {%- set pending = node.depends_on.nodes | list -%}
+    {%- set seen = [] -%}
+    {%- for _ in range(1000) if pending -%}
+        {%- set unique_id = pending.pop() -%}
+        {%- if unique_id not in seen -%}
+            {%- do seen.append(unique_id) -%}
+            {%- set parent = graph.nodes.get(unique_id) or graph.sources.get(unique_id) -%}
+            {%- set found = {} -%}
+            {%- if parent is not none and parent.resource_type == 'source' -%}
+                {%- set committed = cdc_normal_timestamp(cdc_table_property(cdc_node_relation(parent), 'cdc.committed_through')) -%}
+                {#- the project's landing sources are named `landing_<format id>` -#}
+                {%- set format_id = parent.source_name[8:] if parent.source_name.startswith('landing_') else none -%}
+                {%- if committed is not none and format_id -%}
+                    {%- do found.update({format_id: committed}) -%}
+                {%- endif -%}
+            {%- elif parent is not none and parent.resource_type == 'model' -%}
+                {%- if parent.config.materialized in ('table', 'incremental') -%}
+                    {%- do found.update(cdc_read_through(cdc_node_relation(parent))) -%}
+                {%- endif -%}
+                {%- do pending.extend(parent.depends_on.nodes) -%}
+            {%- endif -%}
+            {%- for format_id, mark in found.items() -%}
+                {%- if format_id not in marks or mark < marks[format_id] -%}
+                    {%- do marks.update({format_id: mark}) -%}
+                {%- endif -%}
+            {%- endfor -%}
+        {%- endif -%}
+    {%- endfor -%}
+    {{ return(marks) }}
+{%- endmacro -%}
+
+
+{#- For the test compiling now: note the marks it will have checked through if it passes
+    (recorded at the invocation's end, cdc_checked_marks_updates), and return the marks it last
+    passed through when this invocation may check only what is new ({}: everything). -#}
+{%- macro cdc_checked_window() -%}
+    {%- if not execute or flags.EMPTY or model.resource_type != 'test' -%}
+        {{ return({}) }}
+    {%- endif -%}
+    {%- set notes = adapter.cdc_invocation_notes(invocation_id) -%}
+    {%- if cdc_checked_upto_key(model) not in notes -%}
+        {%- do notes.update({cdc_checked_upto_key(model): cdc_upstream_read_through(model)}) -%}
+    {%- endif -%}
+    {{ return(cdc_checked_marks(model)) }}
+{%- endmacro -%}
+
+
+{#- The new marks of every test that filters by its marks and passed, whether it checked what
+    was new or everything (`dbt test`, full checks), as table property assignments added to
+    `updates` (by relation; `kinds`: table or view) for cdc_remember_passed_tests (on-run-end);
+    `properties` is the invocation's cache. -#}
+{%- macro cdc_checked_marks_updates(results, properties, updates, kinds) -%}
+    {%- if not execute or flags.EMPTY -%}
+        {{ return('') }}
+    {%- endif -%}
+    {%- set notes = adapter.cdc_invocation_notes(invocation_id) -%}
+    {%- for result in results
+          if result.node.resource_type == 'test' and (result.status | string) == 'pass'
+             and cdc_checks_since_last_pass(result.node) -%}
+        {%- set upto = notes.get(cdc_checked_upto_key(result.node)) -%}
+        {%- set home = cdc_test_home(result.node) -%}
+        {%- if upto and home is not none -%}
+            {%- set relation = cdc_node_relation(home) -%}
+            {%- set key = cdc_checked_memory_key(result.node) -%}
+            {%- set memory = cdc_checked_code_digest(result.node) ~ '|' ~ cdc_encode_read_through(upto) -%}
+            {%- if cdc_table_properties(relation, properties).get(key) != memory -%}
+                {%- do updates.setdefault(relation | string, []).append("'" ~ key ~ "' = '" ~ memory ~ "'") -%}
+                {%- do kinds.update({relation | string: 'view' if home.config.materialized == 'view' else 'table'}) -%}
+            {%- endif -%}
+        {%- endif -%}
+    {%- endfor -%}
+    {{ return('') }}
+{%- endmacro -%}

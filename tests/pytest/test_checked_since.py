@@ -1,0 +1,130 @@
+"""History-wide data tests check, in a `dbt build`, only what arrived since they last passed
+(python_udfs/dbt_plugin/include/macros/checked_since.sql; macros/common/checked_since.sql).
+
+These tests check that a passing build moves the marks, that a failing test keeps them (the
+rows it failed on are checked again until it passes), that the build's SQL reads only the new
+landing times while `dbt test` and full checks read everything, and that an edit of old
+history the marks hide is still found by full checks.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from .conftest import PROJECT_DIR
+
+pytestmark = pytest.mark.dbt
+
+SAMPLE = (
+    (PROJECT_DIR / "samples" / "canal" / "store_products.jsonl")
+    .read_text(encoding="utf-8")
+    .splitlines()
+)
+ACCOUNTED = "assert_every_event_is_accounted_for"
+STAGED = "assert_every_landed_message_is_staged"
+
+
+def canal_insert(id_: int, es: int) -> str:
+    return json.dumps(
+        {
+            "data": [{"id": str(id_), "name": f"item {id_}"}],
+            "database": "store",
+            "es": es,
+            "id": es,
+            "isDdl": False,
+            "mysqlType": {"id": "int(11)", "name": "varchar(64)"},
+            "old": None,
+            "pkNames": ["id"],
+            "sql": "",
+            "sqlType": {"id": 4, "name": 12},
+            "table": "checked",
+            "ts": es,
+            "type": "INSERT",
+        }
+    )
+
+
+def checked_marks(pipeline, home: str, schema_suffix: str = "") -> dict[str, str]:
+    """{property: value} of the checked marks kept on `home` (a model of the pipeline's schema)."""
+    rows = pipeline.sql(f"show tblproperties {{s}}{schema_suffix}.{home}")
+    return {r["key"]: r["value"] for r in rows if r["key"].startswith("cdc.checked.")}
+
+
+def compiled_test(pipeline, name: str) -> str:
+    found = list((pipeline.work_dir / "target" / "compiled").rglob(f"{name}.sql"))
+    assert len(found) == 1, found
+    return found[0].read_text(encoding="utf-8")
+
+
+def results(pipeline) -> dict[str, dict]:
+    run = json.loads(
+        (pipeline.work_dir / "target" / "run_results.json").read_text(encoding="utf-8")
+    )
+    return {r["unique_id"].split(".")[2]: r for r in run["results"]}
+
+
+@pytest.fixture(scope="module")
+def pipeline(make_pipeline):
+    pipeline = make_pipeline("checked_since", {"cdc_formats": ["canal"]})
+    pipeline.land("canal", [*SAMPLE, "not json"])  # an invalid message: a quarantine row
+    pipeline.build()
+    return pipeline
+
+
+def test_a_passing_build_moves_the_marks_and_the_next_reads_only_new_landings(pipeline):
+    # the first build checked everything (no marks yet), passed and recorded marks
+    first = checked_marks(pipeline, "change_log")
+    assert first and all(value.split("|", 1)[1].startswith("canal=") for value in first.values()), (
+        first
+    )
+    pipeline.land("canal", [canal_insert(1, 1_800_000_000_000)])
+    pipeline.build()
+    compiled = compiled_test(pipeline, ACCOUNTED)
+    assert "unioned.landed_at > timestamp'" in compiled, compiled
+    assert "landed_at > timestamp'" in compiled_test(pipeline, STAGED)
+    assert results(pipeline)[ACCOUNTED]["status"] == "pass"
+    second = checked_marks(pipeline, "change_log")
+    assert second.keys() == first.keys() and second != first  # moved on to the new batch
+    # `dbt test` checks everything (and passes: the marks may move, never back)
+    pipeline.dbt("test", "--select", ACCOUNTED)
+    assert "landed_at > timestamp'" not in compiled_test(pipeline, ACCOUNTED)
+    assert checked_marks(pipeline, "change_log") == second
+
+
+def test_a_failing_test_keeps_its_marks_until_it_passes(pipeline):
+    before = checked_marks(pipeline, "stg_canal__events", "_staging")
+    assert before, "the staging accounting test keeps its marks on its first model"
+    pipeline.land("canal", [canal_insert(2, 1_800_000_001_000)])
+    # the test alone, nothing staged: the new message is not staged, the test fails
+    pipeline.dbt("build", "--select", STAGED, expect_success=False)
+    assert results(pipeline)[STAGED]["status"] == "fail"
+    assert results(pipeline)[STAGED]["failures"] == 1
+    assert checked_marks(pipeline, "stg_canal__events", "_staging") == before
+    # staged by the next build: it passes, and only then do its marks move
+    pipeline.build()
+    assert results(pipeline)[STAGED]["status"] == "pass"
+    assert checked_marks(pipeline, "stg_canal__events", "_staging") != before
+
+
+def test_full_checks_find_an_old_edit_the_marks_hide(pipeline):
+    # history edited by hand (outside dbt): the invalid message's quarantine row removed
+    pipeline.sql("create table {s}.quarantine_copy as select * from {s}.quarantine")
+    pipeline.sql(
+        "insert overwrite table {s}.quarantine select * from {s}.quarantine_copy where false"
+    )
+    pipeline.sql("drop table {s}.quarantine_copy")
+    pipeline.land("canal", [canal_insert(3, 1_800_000_002_000)])
+    # a build checks what is new: the old message is behind the marks
+    pipeline.build()
+    assert results(pipeline)[ACCOUNTED]["status"] == "pass"
+    # full checks read everything and find it, as `dbt test` does
+    pipeline.extra_vars["cdc_full_checks"] = True
+    try:
+        failed = pipeline.dbt("build", "--select", ACCOUNTED, expect_success=False)
+    finally:
+        del pipeline.extra_vars["cdc_full_checks"]
+    assert not failed.success
+    assert results(pipeline)[ACCOUNTED]["failures"] == 1
+    assert pipeline.dbt("test", "--select", ACCOUNTED, expect_success=False).success is False
