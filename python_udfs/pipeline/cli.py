@@ -52,6 +52,33 @@ def project_vars(project_dir: Path) -> dict:
         return (yaml.safe_load(handle) or {}).get("vars", {}) or {}
 
 
+def vars_arguments(dbt_args: list[str]) -> list[str]:
+    """The `--vars` of a dbt argument list (`--vars VALUE` or `--vars=VALUE`, the last one
+    wins, as in dbt), as arguments to pass on; [] when there is none."""
+    found: list[str] = []
+    for index, argument in enumerate(dbt_args):
+        if argument == "--vars" and index + 1 < len(dbt_args):
+            found = ["--vars", dbt_args[index + 1]]
+        elif argument.startswith("--vars="):
+            found = ["--vars", argument[len("--vars="):]]
+    return found
+
+
+def settings_with(project_dir: Path, dbt_args: list[str]) -> dict:
+    """The project's vars with those of `--vars` in ``dbt_args`` over them: what the landing
+    (its schema, the enabled formats) must agree on with the dbt runs it is followed by."""
+    import yaml
+
+    settings = dict(project_vars(project_dir))
+    given = vars_arguments(dbt_args)
+    if given:
+        overrides = yaml.safe_load(given[1]) or {}
+        if not isinstance(overrides, dict):
+            raise SystemExit(f"--vars must be a YAML or JSON mapping, not {given[1]!r}")
+        settings.update(overrides)
+    return settings
+
+
 def spark_session():
     from pyspark.sql import SparkSession
 
@@ -108,9 +135,11 @@ def command_land(project_dir: Path, paths: list[str], format_id: str | None, str
 def command_watch(project_dir: Path, paths: list[str], format_id: str | None, args) -> int:
     from .watch import StopFlag, watch
 
-    settings = project_vars(project_dir)
+    # the landing schema and formats of the vars dbt runs with (`--dbt-arg=--vars ...` too)
+    settings = settings_with(project_dir, args.dbt_args or [])
     formats = settings.get("cdc_formats", [])
-    if not run_dbt(project_dir, ["run-operation", "create_landing_tables", "--quiet"]):
+    vars_given = vars_arguments(args.dbt_args or [])
+    if not run_dbt(project_dir, ["run-operation", "create_landing_tables", "--quiet", *vars_given]):
         return 2
     stop = StopFlag()
     stop.install()  # after the session started: PySpark sets its own SIGINT handler then

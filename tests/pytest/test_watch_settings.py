@@ -44,3 +44,39 @@ def test_zero_turns_it_off(unset_codegen):
     codegen = CodegenBySize(small_batch=0)
     assert codegen.fit(1) is False
     assert not any(name in os.environ for name in CODEGEN_VARIABLES)
+
+
+def test_the_watch_lands_where_its_dbt_runs_read(tmp_path):
+    """`--dbt-arg=--vars ...` reaches the landing too: its schema and formats are the ones the
+    builds read (before, the watch landed into the project's default landing schema while the
+    builds read the one given in `--vars`, and saw nothing new)."""
+    from python_udfs.pipeline.cli import settings_with, vars_arguments
+
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "dbt_project.yml").write_text(
+        "vars:\n  cdc_formats: [canal, debezium]\n  cdc_landing_schema: cdc_landing\n",
+        encoding="utf-8",
+    )
+    given = [
+        "--exclude",
+        "typed",
+        "--vars",
+        '{"cdc_landing_schema": "bench_landing", "cdc_formats": ["canal"]}',
+    ]
+    assert vars_arguments(given) == ["--vars", given[-1]]
+    assert settings_with(project, given) == {
+        "cdc_formats": ["canal"],
+        "cdc_landing_schema": "bench_landing",
+    }
+    # `--vars=VALUE`, YAML, the last one wins; none: the project's
+    assert settings_with(
+        project, ["--vars={cdc_formats: [x]}", "--vars", "cdc_formats: [debezium]"]
+    ) == {"cdc_formats": ["debezium"], "cdc_landing_schema": "cdc_landing"}
+    assert vars_arguments(["--exclude", "typed"]) == []
+    assert settings_with(project, []) == {
+        "cdc_formats": ["canal", "debezium"],
+        "cdc_landing_schema": "cdc_landing",
+    }
+    with pytest.raises(SystemExit, match="mapping"):
+        settings_with(project, ["--vars", "[1, 2]"])
