@@ -4,8 +4,8 @@
     An accounting test reads every event of the warehouse, so on each `dbt build` of a
     continuous pipeline (`cdc-pipeline watch`) its cost grows with the history, not the batch.
     A test whose SQL filters its rows by `cdc_checked_window()` (the project's macros
-    `checked_since` and `checked_read_plan`) checks, in a `dbt build`, only the rows of each source format landed
-    after the marks through which it last passed:
+    `checked_since` and `checked_read_plan`) checks, in a `dbt build`, only the rows of each
+    source format landed after the marks through which it last passed:
 
     - The marks (per format, a landing time) are remembered per test, as table property
       `cdc.checked.<test>` of the test's first model (beside `cdc.passed.<test>`), with a
@@ -70,10 +70,12 @@
 
 {#- Per format, the least read-through mark of the tables upstream of `node` now (models'
     `cdc.read_through`, landing tables' `cdc.committed_through`): how far everything the test
-    reads has processed. A format some upstream table has no mark for is left out only when no
-    table has one; views and tables without marks do not constrain. -#}
+    reads has processed. Views and tables without marks do not constrain; a format whose
+    landing source records no committed mark (a user's own raw table, whose landing times
+    need not grow) gets none, so it is always checked whole. -#}
 {%- macro cdc_upstream_read_through(node) -%}
     {%- set marks = {} -%}
+    {%- set unmarked = [] -%}
     {%- set pending = node.depends_on.nodes | list -%}
     {%- set seen = [] -%}
     {%- for _ in range(1000) if pending -%}
@@ -88,6 +90,8 @@
                 {%- set format_id = parent.source_name[8:] if parent.source_name.startswith('landing_') else none -%}
                 {%- if committed is not none and format_id -%}
                     {%- do found.update({format_id: committed}) -%}
+                {%- elif format_id -%}
+                    {%- do unmarked.append(format_id) -%}
                 {%- endif -%}
             {%- elif parent is not none and parent.resource_type == 'model' -%}
                 {%- if parent.config.materialized in ('table', 'incremental') -%}
@@ -101,6 +105,9 @@
                 {%- endif -%}
             {%- endfor -%}
         {%- endif -%}
+    {%- endfor -%}
+    {%- for format_id in unmarked -%}
+        {%- do marks.pop(format_id, none) -%}
     {%- endfor -%}
     {{ return(marks) }}
 {%- endmacro -%}
