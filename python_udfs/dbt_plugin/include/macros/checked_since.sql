@@ -143,13 +143,9 @@
         {%- set upto = notes.get(cdc_checked_upto_key(result.node)) -%}
         {%- set home = cdc_test_home(result.node) -%}
         {%- if upto and home is not none -%}
-            {%- set relation = cdc_node_relation(home) -%}
-            {%- set key = cdc_checked_memory_key(result.node) -%}
-            {%- set memory = cdc_checked_code_digest(result.node) ~ '|' ~ cdc_encode_read_through(upto) -%}
-            {%- if cdc_table_properties(relation, properties).get(key) != memory -%}
-                {%- do updates.setdefault(relation | string, []).append("'" ~ key ~ "' = '" ~ memory ~ "'") -%}
-                {%- do kinds.update({relation | string: 'view' if home.config.materialized == 'view' else 'table'}) -%}
-            {%- endif -%}
+            {%- do cdc_queue_test_memory(updates, kinds, home, cdc_checked_memory_key(result.node),
+                                         cdc_checked_code_digest(result.node) ~ '|' ~ cdc_encode_read_through(upto),
+                                         properties) -%}
         {%- endif -%}
     {%- endfor -%}
     {{ return('') }}

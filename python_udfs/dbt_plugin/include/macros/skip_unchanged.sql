@@ -422,6 +422,18 @@
 {%- endmacro -%}
 
 
+{#- Queue table property `key` = `memory` of a test's home model `home` (in `updates`, by
+    relation; `kinds`: table or view), unless it holds that already (`properties`: the
+    invocation's cache). cdc_remember_passed_tests writes the queue. -#}
+{%- macro cdc_queue_test_memory(updates, kinds, home, key, memory, properties) -%}
+    {%- set relation = cdc_node_relation(home) -%}
+    {%- if cdc_table_properties(relation, properties).get(key) != memory -%}
+        {%- do updates.setdefault(relation | string, []).append("'" ~ key ~ "' = '" ~ memory ~ "'") -%}
+        {%- do kinds.update({relation | string: 'view' if home.config.materialized == 'view' else 'table'}) -%}
+    {%- endif -%}
+{%- endmacro -%}
+
+
 {#- Remember the outcome of every test that passed or warned, and the new marks of the tests
     that check only what is new since they last passed (on-run-end). The table
     properties come from this invocation's cache: the versions the tests saw (a model that ran
@@ -440,13 +452,8 @@
                          if home is not none else none -%}
         {%- set failures = (result.failures or 0) if (result.status | string) == 'warn' else 0 -%}
         {%- if digest is not none and ((result.status | string) == 'pass' or failures > 0) -%}
-            {%- set relation = cdc_node_relation(home) -%}
-            {%- set key = cdc_test_memory_key(result.node) -%}
-            {%- set memory = cdc_encode_test_memory(digest, failures) -%}
-            {%- if cdc_table_properties(relation, properties).get(key) != memory -%}
-                {%- do updates.setdefault(relation | string, []).append("'" ~ key ~ "' = '" ~ memory ~ "'") -%}
-                {%- do kinds.update({relation | string: 'view' if home.config.materialized == 'view' else 'table'}) -%}
-            {%- endif -%}
+            {%- do cdc_queue_test_memory(updates, kinds, home, cdc_test_memory_key(result.node),
+                                         cdc_encode_test_memory(digest, failures), properties) -%}
         {%- endif -%}
     {%- endfor -%}
     {%- do cdc_checked_marks_updates(results, properties, updates, kinds) -%}
