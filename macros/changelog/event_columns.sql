@@ -57,12 +57,16 @@
     staging models do it once per change, so later models read it instead of hashing images
     again. With `apply_configured_types` (staging models) the table's types from
     `var('cdc_column_types')` are laid over `column_types`. `row_key_kind` is null wherever
-    `row_key` is (control events, changes quarantined without a key).
+    `row_key` is (control events, changes quarantined without a key). `derived` maps a
+    contract column to the SQL expression that computes it (macro staged_event_columns).
 #}
-{% macro select_event_columns(relation_alias, derive_change_id=false, apply_configured_types=false) %}
+{% macro select_event_columns(relation_alias, derive_change_id=false, apply_configured_types=false, derived={}) %}
+    {%- set event_class = derived.get('event_class', relation_alias ~ '.event_class') %}
     {%- for name, type in event_columns() %}
-    {%- if name == 'change_id' and derive_change_id %}
-    case when {{ relation_alias }}.event_class = 'change' then {{ change_id() }} end as change_id{{ "," if not loop.last }}
+    {%- if name in derived %}
+    cast({{ derived[name] }} as {{ type }}) as {{ name }}{{ "," if not loop.last }}
+    {%- elif name == 'change_id' and derive_change_id %}
+    case when {{ event_class }} = 'change' then {{ change_id() }} end as change_id{{ "," if not loop.last }}
     {%- elif name == 'row_key_kind' %}
     {#- how row_key was made: none without one (a control event, a change with no key) #}
     case when {{ relation_alias }}.row_key is not null then cast({{ relation_alias }}.row_key_kind as string) end
@@ -80,20 +84,34 @@
 
 
 {#
-    The last columns of every format's events: the raw text (kept only for quarantined
-    events, where it is needed to re-process them; elsewhere the lineage finds it) and the
-    landing lineage, passed through unchanged.
+    The shared last step of every staging model, after its own parsing: the staging contract
+    from the model's `contract_rows`, which holds the landed message's columns (lineage
+    included) and the contract columns its format computes. Derived here, once for all
+    formats:
+    - `event_id`: from `message_id` and `row_index`;
+    - `event_class`: `event_class_raw` (the class the format gives the event), or `invalid`
+      when the event has a `quarantine_reason`;
+    - `previous_row_key`: for an update whose before image has another key (`before_row_key`,
+      null where the format has no before key), that key; its state model deletes it;
+    - `raw_value`: kept only for quarantined events (re-processing needs it; elsewhere the
+      lineage finds it);
+    - `change_id`, `row_key_kind` and the configured `column_types` (select_event_columns);
+    - null for each column named in `absent`, what the format's messages never carry.
 #}
-{% macro event_lineage_columns() -%}
-    case when quarantine_reason is not null then raw_value end as raw_value,
-        raw_relation,
-        stream_name,
-        origin,
-        origin_partition,
-        origin_offset,
-        landed_at,
-        landing_batch_id
-{%- endmacro %}
+{% macro staged_event_columns(relation_alias, absent=[]) %}
+    {%- set r = relation_alias ~ '.' %}
+    {%- set derived = {
+        'event_id': "sha2(concat(" ~ r ~ "message_id, ':', cast(" ~ r ~ "row_index as string)), 256)",
+        'event_class': "case when " ~ r ~ "quarantine_reason is null then " ~ r ~ "event_class_raw else 'invalid' end",
+        'previous_row_key': "case when " ~ r ~ "operation = 'update' and " ~ r ~ "before_row_key <> "
+            ~ r ~ "row_key then " ~ r ~ "before_row_key end",
+        'raw_value': "case when " ~ r ~ "quarantine_reason is not null then " ~ r ~ "raw_value end",
+    } %}
+    {%- for name in absent %}
+    {%- do derived.update({name: 'null'}) %}
+    {%- endfor %}
+    {{- select_event_columns(relation_alias, derive_change_id=true, apply_configured_types=true, derived=derived) }}
+{% endmacro %}
 
 
 {# Event classes and the relation each one ends in (docs/canonical-contract.md). #}

@@ -77,6 +77,6 @@ def test_each_staging_model_holds_its_vendors_flow(manifest):
         code = node.raw_code
         assert "\nparsed as (" in code or "\ndecoded as (" in code, name
         assert "\ncontract_rows as (" in code, name
-        assert "select_event_columns('contract_rows'" in code, name
+        assert "staged_event_columns('contract_rows'" in code, name
         format_id = name[len("stg_") : -len("__events")]
         assert f"{format_id}__events(" not in code, f"{name} calls a flow macro"

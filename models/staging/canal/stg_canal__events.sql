@@ -165,28 +165,19 @@ events as (
     from keyed
 ),
 
--- Every event in the staging contract's terms (cast and completed by select_event_columns).
+-- The contract columns Canal's events carry in its own terms; the shared step
+-- (staged_event_columns) derives the rest and casts every column.
 contract_rows as (
     select
-        sha2(concat(message_id, ':', cast(row_index as string)), 256) as event_id,
-        message_id,
-        row_index,
+        events.*,
         'canal' as source_format,
-        case when quarantine_reason is null then event_class_raw else 'invalid' end as event_class,
-        quarantine_reason,
-        vendor_operation,
-        operation,
         'mysql' as source_system,
         database_name as source_database,
-        cast(null as string) as source_schema,
         table_name as source_table,
         nullif(concat_ws('.', database_name, table_name), '') as table_id,
         {{ effective_key_columns('declared_keys', 'row_image') }} as primary_key_columns,
         computed_row_key as row_key,
-        case when before_row_key <> computed_row_key then before_row_key end as previous_row_key,
         {{ row_key_kind('declared_keys', 'row_image') }} as row_key_kind,
-        before,
-        after,
         false as after_is_partial,
         {{ canal__column_types('message_types', 'row_image') }} as column_types,
         case
@@ -198,9 +189,7 @@ contract_rows as (
         nullif(concat_ws('/', message.id, message.gtid), '') as source_position,
         concat(position_sort_key, {{ landing_order_key('row_index') }}) as sort_key,
         message.gtid as transaction_id,
-        cast(null as string) as pairing_key,
         case when event_class_raw in ('schema_change', 'truncate') then message.sql end as ddl_text,
-        cast(null as string) as ddl_meta,
         map_filter(
             map(
                 'es', message.es,
@@ -210,11 +199,10 @@ contract_rows as (
                 'layout', case when is_legacy_layout then 'legacy' end
             ),
             (k, v) -> v is not null
-        ) as source_metadata,
-        {{ event_lineage_columns() }}
+        ) as source_metadata
     from events
 )
 
 select
-    {{ select_event_columns('contract_rows', derive_change_id=true, apply_configured_types=true) }}
+    {{ staged_event_columns('contract_rows', absent=['source_schema', 'pairing_key', 'ddl_meta']) }}
 from contract_rows

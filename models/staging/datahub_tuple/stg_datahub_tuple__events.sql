@@ -86,52 +86,40 @@ events as (
     from shaped
 ),
 
--- Every event in the staging contract's terms (cast and completed by select_event_columns).
+-- The contract columns DataHub's records carry in its own terms; the shared step
+-- (staged_event_columns) derives the rest and casts every column.
 contract_rows as (
     select
-        sha2(concat(message_id, ':0'), 256) as event_id,
-        message_id,
+        events.*,
         0 as row_index,
         'datahub_tuple' as source_format,
-        case when quarantine_reason is null then event_class_raw else 'invalid' end as event_class,
-        quarantine_reason,
-        vendor_operation,
-        operation,
-        cast(null as string) as source_system,
         case
             when size(split(table_name, '\\.')) > 1 then element_at(split(table_name, '\\.'), -2)
         end as source_database,
-        cast(null as string) as source_schema,
         element_at(split(table_name, '\\.'), -1) as source_table,
         table_name as table_id,
         {{ effective_key_columns('declared_keys', 'image') }} as primary_key_columns,
         computed_row_key as row_key,
-        cast(null as string) as previous_row_key,
         {{ row_key_kind('declared_keys', 'image') }} as row_key_kind,
-        before,
-        after,
         false as after_is_partial,
         transform_values(image, (column_name, value) -> 'string') as column_types,
         {{ datahub_tuple__execute_time('execute_time') }} as committed_at,
-        cast(null as timestamp) as captured_at,
         record['_sequence_id_'] as source_position,
         concat(
             {{ sort_key_number("record['_sequence_id_']") }},
             case when operation = 'update_before' then '0' else '1' end,
             {{ landing_order_key('0') }}
         ) as sort_key,
-        cast(null as string) as transaction_id,
         case when event_class_raw = 'update_half' then record['_sequence_id_'] end as pairing_key,
-        cast(null as string) as ddl_text,
-        cast(null as string) as ddl_meta,
         map_filter(
             map('before_image', record['_before_image_'], 'after_image', record['_after_image_']),
             (k, v) -> v is not null
-        ) as source_metadata,
-        {{ event_lineage_columns() }}
+        ) as source_metadata
     from events
 )
 
 select
-    {{ select_event_columns('contract_rows', derive_change_id=true, apply_configured_types=true) }}
+    {{ staged_event_columns('contract_rows', absent=[
+        'source_system', 'source_schema', 'previous_row_key', 'captured_at', 'transaction_id', 'ddl_text', 'ddl_meta'
+    ]) }}
 from contract_rows

@@ -258,17 +258,15 @@ events as (
     from positioned
 ),
 
--- Every event in the staging contract's terms (cast and completed by select_event_columns).
+-- The contract columns Datastream's events carry in their own terms; the shared step
+-- (staged_event_columns) derives the rest and casts every column.
 contract_rows as (
     select
-        sha2(concat(message_id, ':0'), 256) as event_id,
-        message_id,
+        events.*,
         0 as row_index,
         'datastream' as source_format,
-        case when quarantine_reason is null then 'change' else 'invalid' end as event_class,
-        quarantine_reason,
+        'change' as event_class_raw,
         coalesce(change_type, message.read_method) as vendor_operation,
-        operation,
         source_system_name as source_system,
         database_name as source_database,
         schema_name as source_schema,
@@ -280,10 +278,7 @@ contract_rows as (
             else cast(array() as array<string>)
         end as primary_key_columns,
         computed_row_key as row_key,
-        cast(null as string) as previous_row_key,
         computed_row_key_kind as row_key_kind,
-        before,
-        after,
         false as after_is_partial,
         map_from_entries(
             transform(
@@ -322,9 +317,6 @@ contract_rows as (
             {{ landing_order_key('0') }}
         ) as sort_key,
         nullif(message.source_metadata.tx_id, '') as transaction_id,
-        cast(null as string) as pairing_key,
-        cast(null as string) as ddl_text,
-        cast(null as string) as ddl_meta,
         map_filter(
             map_concat(
                 coalesce(
@@ -372,11 +364,10 @@ contract_rows as (
                 )
             ),
             (k, v) -> v is not null
-        ) as source_metadata,
-        {{ event_lineage_columns() }}
+        ) as source_metadata
     from events
 )
 
 select
-    {{ select_event_columns('contract_rows', derive_change_id=true, apply_configured_types=true) }}
+    {{ staged_event_columns('contract_rows', absent=['previous_row_key', 'pairing_key', 'ddl_text', 'ddl_meta']) }}
 from contract_rows

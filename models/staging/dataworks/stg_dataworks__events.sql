@@ -125,17 +125,13 @@ events as (
     from with_keys
 ),
 
--- Every event in the staging contract's terms (cast and completed by select_event_columns).
+-- The contract columns DataWorks' messages carry in their own terms; the shared step
+-- (staged_event_columns) derives the rest and casts every column.
 contract_rows as (
     select
-        sha2(concat(message_id, ':0'), 256) as event_id,
-        message_id,
+        events.*,
         0 as row_index,
         'dataworks' as source_format,
-        case when quarantine_reason is null then event_class_raw else 'invalid' end as event_class,
-        quarantine_reason,
-        vendor_operation,
-        operation,
         lower(message.schema.source.dbType) as source_system,
         message.schema.source.dbName as source_database,
         message.schema.source.schemaName as source_schema,
@@ -148,13 +144,8 @@ contract_rows as (
         ) as table_id,
         {{ effective_key_columns('declared_keys', 'key_image') }} as primary_key_columns,
         computed_row_key as row_key,
-        case
-            when operation = 'update' and {{ row_key('declared_keys', 'before') }} <> computed_row_key
-                then {{ row_key('declared_keys', 'before') }}
-        end as previous_row_key,
+        case when operation = 'update' then {{ row_key('declared_keys', 'before') }} end as before_row_key,
         {{ row_key_kind('declared_keys', 'key_image') }} as row_key_kind,
-        before,
-        after,
         false as after_is_partial,
         -- every declared column, and every image column (`string` when schema.dataColumn
         -- does not type it)
@@ -187,7 +178,6 @@ contract_rows as (
             {{ sort_key_number('message.payload.timestamp.eventTime') }},
             {{ landing_order_key('0') }}
         ) as sort_key,
-        cast(null as string) as transaction_id,
         case when event_class_raw = 'update_half' then message.payload.sequenceId end as pairing_key,
         message.payload.ddl.text as ddl_text,
         message.payload.ddl.ddlMeta as ddl_meta,
@@ -199,12 +189,11 @@ contract_rows as (
                 'format_version', message.version
             ),
             (k, v) -> v is not null
-        ) as source_metadata,
-        {{ event_lineage_columns() }}
+        ) as source_metadata
     from events
     cross join type_codes
 )
 
 select
-    {{ select_event_columns('contract_rows', derive_change_id=true, apply_configured_types=true) }}
+    {{ staged_event_columns('contract_rows', absent=['transaction_id']) }}
 from contract_rows

@@ -392,17 +392,14 @@ events as (
     from positioned
 ),
 
--- Every event in the staging contract's terms (cast and completed by select_event_columns).
+-- The contract columns Debezium's events carry in its own terms; the shared step
+-- (staged_event_columns) derives the rest and casts every column.
 contract_rows as (
     select
-        sha2(concat(message_id, ':0'), 256) as event_id,
-        message_id,
+        events.*,
         0 as row_index,
         'debezium' as source_format,
-        case when quarantine_reason is null then event_class_raw else 'invalid' end as event_class,
-        quarantine_reason,
         coalesce(message.op, message.status, try_element_at(message.tableChanges, 1).type) as vendor_operation,
-        operation,
         case
             when is_hbase then 'hbase'
             when is_lindorm then 'lindorm'
@@ -414,14 +411,8 @@ contract_rows as (
         table_key as table_id,
         {{ effective_key_columns('declared_keys', 'key_image') }} as primary_key_columns,
         computed_row_key as row_key,
-        case
-            when operation = 'update' and {{ row_key('declared_keys', 'before') }} <> computed_row_key
-                then {{ row_key('declared_keys', 'before') }}
-        end as previous_row_key,
+        case when operation = 'update' then {{ row_key('declared_keys', 'before') }} end as before_row_key,
         {{ row_key_kind('declared_keys', 'key_image') }} as row_key_kind,
-        before,
-        after,
-        after_is_partial,
         column_types,
         case
             when message.source.ts_us between 1 and 253402300799999999 then timestamp_micros(message.source.ts_us)
@@ -448,9 +439,7 @@ contract_rows as (
             message.source.gtid,
             case when event_class_raw = 'transaction' then message.id end
         ) as transaction_id,
-        cast(null as string) as pairing_key,
         message.ddl as ddl_text,
-        cast(null as string) as ddl_meta,
         map_filter(
             map_concat(
                 coalesce(
@@ -480,11 +469,10 @@ contract_rows as (
                 )
             ),
             (k, v) -> v is not null
-        ) as source_metadata,
-        {{ event_lineage_columns() }}
+        ) as source_metadata
     from events
 )
 
 select
-    {{ select_event_columns('contract_rows', derive_change_id=true, apply_configured_types=true) }}
+    {{ staged_event_columns('contract_rows', absent=['pairing_key', 'ddl_meta']) }}
 from contract_rows

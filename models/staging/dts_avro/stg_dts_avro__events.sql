@@ -98,15 +98,14 @@ events as (
     from with_keys
 ),
 
--- Every event in the staging contract's terms (cast and completed by select_event_columns).
+-- The contract columns DTS records carry in their own terms; the shared step
+-- (staged_event_columns) derives the rest and casts every column.
 contract_rows as (
     select
-        sha2(concat(message_id, ':0'), 256) as event_id,
-        message_id,
+        events.*,
         0 as row_index,
         'dts_avro' as source_format,
-        case when quarantine_reason is null then known_class else 'invalid' end as event_class,
-        quarantine_reason,
+        known_class as event_class_raw,
         record.operation as vendor_operation,
         known_operation as operation,
         record.sourceSystem as source_system,
@@ -116,14 +115,10 @@ contract_rows as (
         table_key as table_id,
         {{ effective_key_columns('declared_keys', 'key_image') }} as primary_key_columns,
         computed_row_key as row_key,
-        case
-            when known_operation = 'update' and {{ row_key('declared_keys', 'record.before') }} <> computed_row_key
-                then {{ row_key('declared_keys', 'record.before') }}
-        end as previous_row_key,
+        case when known_operation = 'update' then {{ row_key('declared_keys', 'record.before') }} end as before_row_key,
         {{ row_key_kind('declared_keys', 'key_image') }} as row_key_kind,
         case when known_class = 'change' then record.before end as before,
         case when known_class = 'change' then record.after end as after,
-        after_is_partial,
         coalesce(record.columnTypes, cast(map() as map<string, string>)) as column_types,
         case
             when (known_class in ('change', 'schema_change', 'truncate')
@@ -146,9 +141,7 @@ contract_rows as (
             {{ landing_order_key('0') }}
         ) as sort_key,
         nullif(record.sourceTxid, '') as transaction_id,
-        cast(null as string) as pairing_key,
         case when record.operation = 'DDL' then record.ddlText end as ddl_text,
-        cast(null as string) as ddl_meta,
         map_filter(
             map_concat(
                 transform_keys(
@@ -172,11 +165,10 @@ contract_rows as (
                 )
             ),
             (k, v) -> v is not null
-        ) as source_metadata,
-        {{ event_lineage_columns() }}
+        ) as source_metadata
     from events
 )
 
 select
-    {{ select_event_columns('contract_rows', derive_change_id=true, apply_configured_types=true) }}
+    {{ staged_event_columns('contract_rows', absent=['pairing_key', 'ddl_meta']) }}
 from contract_rows

@@ -129,19 +129,13 @@ events as (
     from with_keys
 ),
 
--- Every event in the staging contract's terms (cast and completed by select_event_columns).
+-- The contract columns SharePlex's messages carry in their own terms; the shared step
+-- (staged_event_columns) derives the rest and casts every column.
 contract_rows as (
     select
-        sha2(concat(message_id, ':0'), 256) as event_id,
-        message_id,
+        events.*,
         0 as row_index,
         'shareplex' as source_format,
-        case when quarantine_reason is null then event_class_raw else 'invalid' end as event_class,
-        quarantine_reason,
-        vendor_operation,
-        operation,
-        cast(null as string) as source_system,
-        cast(null as string) as source_database,
         owner_name as source_schema,
         object_name as source_table,
         table_name as table_id,
@@ -150,11 +144,7 @@ contract_rows as (
             cast(array() as array<string>)
         ) as primary_key_columns,
         computed_row_key as row_key,
-        case when before_row_key <> computed_row_key then before_row_key end as previous_row_key,
         computed_row_key_kind as row_key_kind,
-        before,
-        after,
-        after_is_partial,
         transform_values(
             map_concat(coalesce(message.key, {{ empty_image }}), coalesce(message.data, {{ empty_image }})),
             (column_name, value) -> 'string'
@@ -176,8 +166,6 @@ contract_rows as (
         case
             when event_class_raw = 'update_half' then concat_ws('/', message.meta.trans, row_id)
         end as pairing_key,
-        cast(null as string) as ddl_text,
-        cast(null as string) as ddl_meta,
         map_filter(
             map(
                 'time', message.meta.time,
@@ -192,11 +180,10 @@ contract_rows as (
                 'data', case when event_class_raw in ('schema_change', 'truncate') then to_json(message.data) end
             ),
             (k, v) -> v is not null
-        ) as source_metadata,
-        {{ event_lineage_columns() }}
+        ) as source_metadata
     from events
 )
 
 select
-    {{ select_event_columns('contract_rows', derive_change_id=true, apply_configured_types=true) }}
+    {{ staged_event_columns('contract_rows', absent=['source_system', 'source_database', 'ddl_text', 'ddl_meta']) }}
 from contract_rows
