@@ -25,3 +25,13 @@
         'landing_batch_id',
     ]) }}
 {% endmacro %}
+
+
+{# The columns of `quarantine` (and `quarantine_open`), in order. #}
+{% macro quarantine_columns() %}
+    {{ return([
+        'quarantine_id', 'source_format', 'reason_code', 'reason_detail', 'vendor_operation',
+        'table_id', 'raw_value', 'message_id', 'row_index', 'raw_relation', 'stream_name',
+        'origin', 'origin_partition', 'origin_offset', 'landed_at', 'landing_batch_id',
+    ]) }}
+{% endmacro %}

@@ -1,57 +1,45 @@
 {#
-    The change log rows of the CTE `changes` as state events: one per change, plus a delete of
-    the old key for a change that moved a row to a new key (primary-key update). current_state
-    decides its winners from them, row_history takes its new versions from them.
-    `image_is_merged` is false: a change's image is its own (prior current_state rows carry
-    theirs).
+    The change log rows of `changes` as state events: one per change, plus a delete of the old
+    key for a change that moved a row to a new key (primary-key update), from one read of the
+    changes. current_state decides its winners from them, row_history takes its new versions
+    from them. `image_is_merged` is false: a change's image is its own (prior current_state
+    rows carry theirs).
 #}
 {% macro state_events(changes) -%}
     select
         table_id,
-        row_key,
-        key_bucket,
-        source_format,
-        source_system,
-        source_database,
-        source_schema,
-        source_table,
-        primary_key_columns,
-        row_key_kind,
+        case when is_old_key then previous_row_key else row_key end as row_key,
+        case when is_old_key then {{ key_bucket('table_id', 'previous_row_key') }} else key_bucket end as key_bucket,
+        {{ state_table_columns() }},
         column_types,
-        operation,
-        after_is_partial,
+        case when is_old_key then 'delete' else operation end as operation,
+        not is_old_key and after_is_partial as after_is_partial,
         false as image_is_merged,
-        case when operation = 'delete' then before else after end as image,
-        operation = 'delete' as is_deleted,
+        case when is_old_key or operation = 'delete' then before else after end as image,
+        is_old_key or operation = 'delete' as is_deleted,
         change_id,
         sort_key,
         committed_at,
         landed_at
-    from {{ changes }}
-    union all
-    select
-        table_id,
-        previous_row_key as row_key,
-        {{ key_bucket('table_id', 'previous_row_key') }} as key_bucket,
-        source_format,
-        source_system,
-        source_database,
-        source_schema,
-        source_table,
-        primary_key_columns,
-        row_key_kind,
-        column_types,
-        'delete' as operation,
-        false as after_is_partial,
-        false as image_is_merged,
-        before as image,
-        true as is_deleted,
-        change_id,
-        sort_key,
-        committed_at,
-        landed_at
-    from {{ changes }}
-    where previous_row_key is not null
+    from {{ changes }} as changes
+    lateral view explode(
+        case when previous_row_key is null then array(false) else array(false, true) end
+    ) old_key as is_old_key
+{%- endmacro %}
+
+
+{#
+    What a state row (and a state event) says of its source table and key, besides
+    (table_id, row_key), as its latest change has it: in current_state's column order.
+#}
+{% macro state_table_columns() -%}
+    source_format,
+    source_system,
+    source_database,
+    source_schema,
+    source_table,
+    primary_key_columns,
+    row_key_kind
 {%- endmacro %}
 
 

@@ -20,10 +20,11 @@
 {#- keys a late change rebuilds from the whole change log (none almost always: no rebuild path) -#}
 {%- set rebuild_keys_relation = state_rebuild_keys(new_changes_relation) %}
 {%- set rebuild_merged_keys = rebuild_keys_relation is not none %}
--- change_log in the read window (written once in an incremental run: macro state_new_changes)
-with new_changes as (
-    select changes.*
-    from {{ new_changes_relation }} as changes
+-- The change log in the read window (written once in an incremental run: macro
+-- state_new_changes) as state events: a change that moved a row to a new key (primary-key
+-- update) deletes the old key too (macro state_events).
+with new_events as (
+    {{ state_events(new_changes_relation) }}
 ),
 
 -- Truncates and dropped tables landed since the last run.
@@ -33,12 +34,7 @@ new_clearings as (
 
 -- What this run has read through, per format (a format it read nothing of keeps its mark).
 refresh_mark as (
-    {{ state_refresh_mark(window, ['new_changes', 'new_clearings']) }}
-),
-
--- A change that moved a row to a new key (primary-key update) deletes the old key.
-new_events as (
-    {{ state_events('new_changes') }}
+    {{ state_refresh_mark(window, ['new_events', 'new_clearings']) }}
 ),
 
 {% if is_incremental() %}
@@ -54,13 +50,7 @@ prior_state as (
         table_id,
         row_key,
         key_bucket,
-        source_format,
-        source_system,
-        source_database,
-        source_schema,
-        source_table,
-        primary_key_columns,
-        row_key_kind,
+        {{ state_table_columns() }},
         column_types,
         last_operation as operation,
         false as after_is_partial,
@@ -132,19 +122,16 @@ rebuilt_events as (
 
 candidates as (
     {% if rebuild_merged_keys %}
-    -- (outer joins on rebuild_keys, not anti joins: see rebuild_changes)
-    select /*+ broadcast(rebuild_keys) */ new_events.*
-    from new_events
+    -- (an outer join on rebuild_keys, not an anti join: see rebuild_changes)
+    select /*+ broadcast(rebuild_keys) */ kept.*
+    from (
+        select * from new_events
+        union all
+        select * from prior_state
+    ) as kept
     left join rebuild_keys
-        on new_events.table_id = rebuild_keys.table_id
-        and new_events.row_key = rebuild_keys.row_key
-    where rebuild_keys.row_key is null
-    union all
-    select /*+ broadcast(rebuild_keys) */ prior_state.*
-    from prior_state
-    left join rebuild_keys
-        on prior_state.table_id = rebuild_keys.table_id
-        and prior_state.row_key = rebuild_keys.row_key
+        on kept.table_id = rebuild_keys.table_id
+        and kept.row_key = rebuild_keys.row_key
     where rebuild_keys.row_key is null
     union all
     select * from rebuilt_events

@@ -27,10 +27,10 @@
 {%- for format_id in cdc_enabled_formats() if cdc_format(format_id).get('update_pairs_model') %}
 {%- do update_pairs_models.append(cdc_format(format_id)['update_pairs_model']) %}
 {%- endfor %}
--- change_log in the read window (written once in an incremental run: macro state_new_changes)
-with new_changes as (
-    select changes.*
-    from {{ state_new_changes(window) }} as changes
+-- The change log in the read window (written once in an incremental run: macro
+-- state_new_changes) as state events (macro state_events, shared with current_state).
+with new_events as (
+    {{ state_events(state_new_changes(window)) }}
 ),
 
 -- Truncates and dropped tables landed since the last run.
@@ -40,13 +40,7 @@ new_clearings as (
 
 -- What this run has read through, per format (a format it read nothing of keeps its mark).
 refresh_mark as (
-    {{ state_refresh_mark(window, ['new_changes', 'new_clearings']) }}
-),
-
--- The new changes as state events: one per change, plus a delete of the old key of a
--- primary-key change (macro state_events, shared with current_state).
-new_events as (
-    {{ state_events('new_changes') }}
+    {{ state_refresh_mark(window, ['new_events', 'new_clearings']) }}
 ),
 
 -- Versions contributed by the new changes.
@@ -68,9 +62,9 @@ new_versions as (
 ),
 
 {% if is_incremental() %}
--- The prior rows this run rewrites (the delta layer and every key a new change touches or a
--- table cleared now holds; every row when compacting), marked `is_touched` where the key is
--- decided again; the rest is carried over as it is (macro touched_layer_rows).
+-- The stored versions this run rewrites: the delta layer and every version of a key a new
+-- change touches or a table cleared now holds (all of them when compacting), marked
+-- `is_touched` where the key's versions are built again (macro touched_layer_rows).
 layer_rows as (
     {{ touched_layer_rows('new_versions', 'new_clearings', write_layer) }}
 ),

@@ -54,20 +54,7 @@ new_rows as (
 )
 
 select
-    quarantine_id,
-    source_format,
-    reason_code,
-    reason_detail,
-    vendor_operation,
-    table_id,
-    raw_value,
-    message_id,
-    row_index,
-    raw_relation,
-    stream_name,
-    origin,
-    origin_partition,
-    origin_offset,
-    landed_at,
-    landing_batch_id
+    {%- for column in quarantine_columns() %}
+    {{ column }}{{ "," if not loop.last }}
+    {%- endfor %}
 from new_rows

@@ -16,22 +16,9 @@ requeued as (
 )
 
 select
-    quarantined.quarantine_id,
-    quarantined.source_format,
-    quarantined.reason_code,
-    quarantined.reason_detail,
-    quarantined.vendor_operation,
-    quarantined.table_id,
-    quarantined.raw_value,
-    quarantined.message_id,
-    quarantined.row_index,
-    quarantined.raw_relation,
-    quarantined.stream_name,
-    quarantined.origin,
-    quarantined.origin_partition,
-    quarantined.origin_offset,
-    quarantined.landed_at,
-    quarantined.landing_batch_id
+    {%- for column in quarantine_columns() %}
+    quarantined.{{ column }}{{ "," if not loop.last }}
+    {%- endfor %}
 from quarantined
 left anti join requeued
     on
