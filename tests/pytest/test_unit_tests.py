@@ -2,7 +2,8 @@
 of update halves (models/intermediate/_intermediate__unit_tests.yml) and the
 parsing of Canal, DataWorks, SharePlex, DataHub Tuple, Debezium, Datastream and DTS Avro
 (models/staging/<format>/_<format>__unit_tests.yml; DTS Avro's records are decoded by the
-real Python UDF).
+real Python UDF), and the pure macros: sort keys, epoch times, row keys, Canal's binary values
+(models/macro_tests/_macro_tests__models.yml).
 
 The state tests give current_state and row_history a few change_log / schema_changes rows
 (out-of-order landing, a delete, a partial image, a truncate, a primary-key update); the
@@ -30,6 +31,10 @@ UNIT_TESTS = {
     "int_update_halves_paired_pairs_halves_once_and_holds_a_lone_half",
     "current_state_orders_by_sort_key_applies_deletes_partials_and_truncates",
     "row_history_versions_in_sort_key_order_ended_by_the_next_or_a_truncate",
+    "sort_key_number_orders_numbers_as_numbers",
+    "epoch_to_timestamp_reads_each_unit",
+    "row_key_from_declared_keys_row_ids_or_the_whole_row",
+    "canal_binary_values_become_base64_of_their_bytes",
 }
 
 
