@@ -10,23 +10,8 @@
     {%- set marks = cdc_checked_window() -%}
     {%- if format_id is not none -%}
         {{- alias ~ ".landed_at > timestamp'" ~ marks[format_id] ~ "'" if format_id in marks else 'true' -}}
-    {%- elif not marks -%}
-        true
     {%- else -%}
-        {%- set conditions, quoted = [], [] -%}
-        {%- for marked_format in marks | sort -%}
-            {%- set literal = cdc_sql_string(marked_format) | trim -%}
-            {%- do quoted.append(literal) -%}
-            {%- do conditions.append('(' ~ alias ~ '.source_format = ' ~ literal ~ ' and ' ~ alias
-                                     ~ ".landed_at > timestamp'" ~ marks[marked_format] ~ "')") -%}
-        {%- endfor -%}
-        {#- formats without a mark: every row -#}
-        {%- do conditions.append('coalesce(' ~ alias ~ '.source_format not in (' ~ quoted | join(', ') ~ '), true)') -%}
-        {#- one bound on landing time too, when every format has a mark: Parquet then skips the
-            files of older batches unread -#}
-        {%- set bound = " and " ~ alias ~ ".landed_at > timestamp'" ~ (marks.values() | min) ~ "'"
-                        if cdc_enabled_formats() | reject('in', marks) | list | length == 0 else '' -%}
-        ({{ conditions | join(' or ') }}){{ bound }}
+        {{- cdc_rows_after_marks(alias, marks) -}}
     {%- endif -%}
 {%- endmacro %}
 

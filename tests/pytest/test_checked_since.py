@@ -3,8 +3,9 @@
 
 These tests check that a passing build moves the marks, that a failing test keeps them (the
 rows it failed on are checked again until it passes), that the build's SQL reads only the new
-landing times while `dbt test` and full checks read everything, and that an edit of old
-history the marks hide is still found by full checks.
+landing times while `dbt test` and full checks read everything, that an edit of old
+history the marks hide is still found by full checks, and that the column checks of a model
+whose rows are only appended count the new rows, and find a new row repeating an old key.
 """
 
 from __future__ import annotations
@@ -128,3 +129,70 @@ def test_full_checks_find_an_old_edit_the_marks_hide(pipeline):
     assert not failed.success
     assert results(pipeline)[ACCOUNTED]["failures"] == 1
     assert pipeline.dbt("test", "--select", ACCOUNTED, expect_success=False).success is False
+
+
+def combined_checks_query(pipeline, model: str) -> str:
+    """The last query that counted `model`'s column checks together (checks_together.sql)."""
+    log = (pipeline.work_dir / "logs" / "dbt.log").read_text(encoding="utf-8", errors="replace")
+    queries = [line for line in log.splitlines() if f".{model} as checked_rows" in line]
+    assert queries, f"no combined checks query of {model} in the log"
+    return queries[-1]
+
+
+def test_column_checks_of_appended_models_count_new_rows_and_find_a_new_duplicate(pipeline):
+    stg = "stg_canal__events"
+    pipeline.land("canal", [canal_insert(4, 1_800_000_003_000)])
+    pipeline.build()
+    # the staging model's checks (rows only appended) passed on the new rows only
+    marks = checked_marks(pipeline, stg, "_staging")
+    checks = {name: r for name, r in results(pipeline).items()
+              if name.startswith(("unique_" + stg, "not_null_" + stg, "accepted_values_" + stg))}
+    assert len(checks) == 7 and all(r["status"] == "pass" for r in checks.values()), checks
+    assert len(marks) >= 8, marks  # each check's marks, and the accounting test's
+    query = combined_checks_query(pipeline, stg)
+    assert "landed_at > timestamp'" in query and "as checked_rows where" in query, query
+    assert "count(distinct event_id)" not in query, query  # new keys joined, not all counted
+
+    # Rows written by hand with a landing time after the marks, each with a new valid batch
+    # (so the models change and no check is answered from memory): what the checks see.
+    columns = [r["col_name"] for r in pipeline.sql(f"describe {{s}}_staging.{stg}")]
+    columns = columns[: columns.index("")] if "" in columns else columns
+    columns = [c for c in columns if not c.startswith("#")]
+    later = "timestamp'2100-01-01 00:00:00'"
+
+    def write_by_hand(replaced: dict[str, str], es: int) -> dict[str, dict]:
+        replaced = {"landed_at": f"{later} as landed_at", **replaced}
+        pipeline.sql(
+            f"insert into {{s}}_staging.{stg} select {', '.join(replaced.get(c, c) for c in columns)}"
+            f" from {{s}}_staging.{stg} where event_class = 'change' and landed_at < {later} limit 1"
+        )
+        pipeline.land("canal", [canal_insert(es, es)])
+        failed = {}
+        try:
+            # the staging model and the change log one after the other (a failed staging
+            # check would skip the change log)
+            for model in (stg, "change_log"):
+                pipeline.dbt("build", "--select", model, expect_success=False)
+                failed.update({name: r for name, r in results(pipeline).items() if r["status"] == "fail"})
+            return failed
+        finally:  # the rows written by hand go again
+            pipeline.sql(f"create table {{s}}_staging.kept as select * from {{s}}_staging.{stg} where landed_at < {later}")
+            pipeline.sql(f"insert overwrite table {{s}}_staging.{stg} select * from {{s}}_staging.kept")
+            pipeline.sql("drop table {s}_staging.kept")
+
+    # a new row that repeats an old event id and change id: found, with dbt's counts
+    failed = write_by_hand({}, 1_800_000_004_000)
+    assert failed[f"unique_{stg}_event_id"]["failures"] == 1
+    assert failed["unique_change_log_change_id"]["failures"] == 1
+    # a new change whose operation is unknown and whose sort key is a character short
+    failed = write_by_hand({
+        "event_id": "concat(event_id, '-short') as event_id",
+        "change_id": "concat(change_id, '-short') as change_id",
+        "operation": "'bogus' as operation",
+        "sort_key": "substring(sort_key, 1, length(sort_key) - 1) as sort_key",
+    }, 1_800_000_005_000)
+    assert "as checked_rows where" in combined_checks_query(pipeline, "change_log")
+    found = {name.split("_change_log_")[0]: r for name, r in failed.items()
+             if "_change_log_" in name and not name.startswith("assert_")}
+    assert set(found) == {"accepted_values", "is_fixed_width_per_group"}, failed
+    assert all(r["failures"] == 1 for r in found.values()), found

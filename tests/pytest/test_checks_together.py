@@ -48,7 +48,7 @@ def test_passing_column_checks_are_answered_by_one_query_per_model(built):
     assert all(r["status"] == "pass" and r["failures"] == 0 for r in results.values())
     # one aggregate per model holds them all
     log = (built.work_dir / "logs" / "dbt.log").read_text(encoding="utf-8")
-    combined = re.findall(r"^select count.* as c0, .* from \S+\.change_log$", log, flags=re.MULTILINE)
+    combined = re.findall(r"^select count.* as c0, .* from \S+\.change_log as checked_rows$", log, flags=re.MULTILINE)
     assert len(combined) == 1, combined
 
 

@@ -39,9 +39,35 @@
 {%- endmacro -%}
 
 
-{#- What a test's checked marks are valid for: its own code and the project's code version. -#}
+{#- What a test's checked marks are valid for: its own code (a generic test's arguments
+    too: other accepted values check every row again) and the project's code version. -#}
 {%- macro cdc_checked_code_digest(node) -%}
-    {{ return(local_md5(node.raw_code ~ '|' ~ adapter.cdc_code_version())[:16]) }}
+    {%- set metadata = node.test_metadata if node.test_metadata is defined and node.test_metadata else none -%}
+    {%- set arguments = tojson(metadata.kwargs, sort_keys=true) if metadata is not none else '' -%}
+    {{ return(local_md5(node.raw_code ~ '|' ~ arguments ~ '|' ~ adapter.cdc_code_version())[:16]) }}
+{%- endmacro -%}
+
+
+{#- SQL condition: the row of `alias` (with `source_format` and `landed_at`) landed after its
+    format's mark in `marks` ({format id: normalized timestamp text}); every row of a format
+    without a mark, `true` without marks. One bound on landing time too when every enabled
+    format has a mark: Parquet then skips the files of older batches unread. -#}
+{%- macro cdc_rows_after_marks(alias, marks) -%}
+    {%- if not marks -%}
+        {{ return('true') }}
+    {%- endif -%}
+    {%- set conditions, quoted = [], [] -%}
+    {%- for marked_format in marks | sort -%}
+        {%- set literal = cdc_sql_string(marked_format) | trim -%}
+        {%- do quoted.append(literal) -%}
+        {%- do conditions.append('(' ~ alias ~ '.source_format = ' ~ literal ~ ' and ' ~ alias
+                                 ~ ".landed_at > timestamp'" ~ marks[marked_format] ~ "')") -%}
+    {%- endfor -%}
+    {#- formats without a mark: every row -#}
+    {%- do conditions.append('coalesce(' ~ alias ~ '.source_format not in (' ~ quoted | join(', ') ~ '), true)') -%}
+    {%- set bound = " and " ~ alias ~ ".landed_at > timestamp'" ~ (marks.values() | min) ~ "'"
+                    if var('cdc_formats', []) | reject('in', marks) | list | length == 0 else '' -%}
+    {{ return('(' ~ conditions | join(' or ') ~ ')' ~ bound) }}
 {%- endmacro -%}
 
 

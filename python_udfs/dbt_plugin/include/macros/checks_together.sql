@@ -24,6 +24,18 @@
     `limit`, other thresholds or `store_failures`, tests with more than one parent, singular
     and other generic tests always run their own SQL. `--vars '{cdc_checks_together: false}'`
     runs each test on its own.
+
+    On a model whose rows are only ever appended (config `meta: {cdc_rows_only_appended:
+    true}`: the staging models, change_log, quarantine, schema_changes), a `dbt build` counts
+    only what each check has not checked yet, as the accounting tests do (checked_since.sql):
+    the rows landed after the marks through which it last passed. not_null and
+    accepted_values count those rows; unique (and unique_combination_of_columns) counts the
+    keys of those rows that occur more than once in the whole model, from a join of their few
+    keys with the model's keys, not a distinct count of every key; is_fixed_width_per_group
+    compares those rows' widths with one width per group of the rows checked before. When
+    every check of the model has marks, the query reads only the rows after the least of
+    them. `dbt test`, `--full-refresh` and `cdc_full_checks` count every row; a check that
+    counts a violation runs its own SQL over every row.
 -#}
 
 {#- Whether `node` (a node dict: the graph's, or a materialization's `model`, which leaves out
@@ -47,18 +59,39 @@
 {%- endmacro -%}
 
 
-{#- The aggregate that counts `node`'s violations (see the header). -#}
-{%- macro cdc_check_violations_expression(node) -%}
+{#- The aggregate that counts `node`'s violations in `relation` (aliased `checked_rows`);
+    with `marks`, those of the rows landed after them (see the header). -#}
+{%- macro cdc_check_violations_expression(node, relation=none, marks={}) -%}
     {%- set kwargs = node.test_metadata.kwargs -%}
     {%- set column = kwargs.column_name -%}
-    {%- if node.test_metadata.name == 'not_null' -%}
-        {{ return('count_if((' ~ column ~ ') is null)') }}
-    {%- elif node.test_metadata.name == 'unique' -%}
+    {%- set name = node.test_metadata.name -%}
+    {%- set fresh = cdc_rows_after_marks('fresh', marks) -%}
+    {%- set scope = cdc_rows_after_marks('checked_rows', marks) ~ ' and ' if marks else '' -%}
+    {%- if name in ('unique', 'unique_combination_of_columns') and marks -%}
+        {%- set key = column if name == 'unique' else 'struct(' ~ kwargs.combination_of_columns | join(', ') ~ ')' -%}
+        {#- keys of the new rows that occur more than once in the whole model (nulls ignored by
+            unique, as in dbt's test; a struct is never null) -#}
+        {{ return('(select count(*) from (select every_key.checked_key from (select (' ~ key ~ ') as checked_key from '
+                  ~ relation ~ ') as every_key inner join (select distinct (' ~ key ~ ') as checked_key from '
+                  ~ relation ~ ' as fresh where ' ~ fresh ~ ') as fresh_keys on every_key.checked_key = fresh_keys.checked_key'
+                  ~ ' group by every_key.checked_key having count(*) > 1) as repeated_keys)') }}
+    {%- elif name == 'is_fixed_width_per_group' and marks -%}
+        {#- the new rows' widths and one width per group of the rows checked before (they
+            passed: one width each); nulls among the new rows -#}
+        {{ return('(select count(distinct struct(widths.group_key, widths.width)) - count(distinct widths.group_key)'
+                  ~ ' + coalesce(sum(widths.nulls), 0) from (select struct(' ~ kwargs.group_by ~ ') as group_key, length('
+                  ~ column ~ ') as width, cast((' ~ column ~ ') is null as int) as nulls from ' ~ relation
+                  ~ ' as fresh where ' ~ fresh ~ ' union all select struct(' ~ kwargs.group_by ~ '), max(length('
+                  ~ column ~ ')), 0 from ' ~ relation ~ ' as fresh where not (' ~ fresh ~ ') group by struct('
+                  ~ kwargs.group_by ~ ')) as widths)') }}
+    {%- elif name == 'not_null' -%}
+        {{ return('count_if(' ~ scope ~ '(' ~ column ~ ') is null)') }}
+    {%- elif name == 'unique' -%}
         {{ return('count(' ~ column ~ ') - count(distinct ' ~ column ~ ')') }}
-    {%- elif node.test_metadata.name == 'is_fixed_width_per_group' -%}
+    {%- elif name == 'is_fixed_width_per_group' -%}
         {{ return('count(distinct struct(' ~ kwargs.group_by ~ ', length(' ~ column ~ '))) - count(distinct struct('
                   ~ kwargs.group_by ~ ')) + count_if((' ~ column ~ ') is null)') }}
-    {%- elif node.test_metadata.name == 'unique_combination_of_columns' -%}
+    {%- elif name == 'unique_combination_of_columns' -%}
         {#- a struct is never null and groups nulls together, as the test's group by does -#}
         {{ return('count(*) - count(distinct struct(' ~ kwargs.combination_of_columns | join(', ') ~ '))') }}
     {%- else -%}
@@ -66,7 +99,7 @@
         {%- for value in kwargs['values'] -%}
             {%- do literals.append(cdc_sql_string(value) | trim if kwargs.get('quote', true) else value | string) -%}
         {%- endfor -%}
-        {{ return('count_if((' ~ column ~ ') not in (' ~ literals | join(', ') ~ '))') }}
+        {{ return('count_if(' ~ scope ~ '(' ~ column ~ ') not in (' ~ literals | join(', ') ~ '))') }}
     {%- endif -%}
 {%- endmacro -%}
 
@@ -92,11 +125,31 @@
                  and cdc_checks_together_eligible(other) -%}
             {%- do tests.append(other) -%}
         {%- endfor -%}
-        {%- set expressions = [] -%}
+        {#- a model whose rows are only appended: each check counts the rows after its marks -#}
+        {%- set scoped = cdc_checks_may_be_scoped() and (home.config.meta or {}).get('cdc_rows_only_appended', false) -%}
+        {%- set notes = adapter.cdc_invocation_notes(invocation_id) -%}
+        {%- set expressions, least = [], {} -%}
+        {%- set every_check_marked = namespace(value=scoped) -%}
         {%- for test in tests -%}
-            {%- do expressions.append(cdc_check_violations_expression(test) ~ ' as c' ~ loop.index0) -%}
+            {%- set marks = {} -%}
+            {%- if scoped -%}
+                {#- what it will have checked through if it passes (recorded at the end) -#}
+                {%- if cdc_checked_upto_key(test) not in notes -%}
+                    {%- do notes.update({cdc_checked_upto_key(test): cdc_upstream_read_through(test)}) -%}
+                {%- endif -%}
+                {%- set marks = cdc_checked_marks(test) -%}
+            {%- endif -%}
+            {%- if not marks or var('cdc_formats', []) | reject('in', marks) | list | length > 0 -%}
+                {%- set every_check_marked.value = false -%}
+            {%- endif -%}
+            {%- for format_id, mark in marks.items() if format_id not in least or mark < least[format_id] -%}
+                {%- do least.update({format_id: mark}) -%}
+            {%- endfor -%}
+            {%- do expressions.append(cdc_check_violations_expression(test, relation, marks) ~ ' as c' ~ loop.index0) -%}
         {%- endfor -%}
-        {%- set query = 'select ' ~ expressions | join(', ') ~ ' from ' ~ relation -%}
+        {#- every check marked (for every enabled format): only the rows after the least marks -#}
+        {%- set filter = ' where ' ~ cdc_rows_after_marks('checked_rows', least) if every_check_marked.value else '' -%}
+        {%- set query = 'select ' ~ expressions | join(', ') ~ ' from ' ~ relation ~ ' as checked_rows' ~ filter -%}
         {%- do adapter.cdc_count_checks(relation | string, tests | map(attribute='unique_id') | list, query) -%}
     {%- endif -%}
     {{ return(counts[relation | string].get(node.unique_id)) }}
