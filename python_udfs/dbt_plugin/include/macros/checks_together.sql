@@ -71,7 +71,8 @@
         {%- set key = column if name == 'unique' else 'struct(' ~ kwargs.combination_of_columns | join(', ') ~ ')' -%}
         {#- keys of the new rows that occur more than once in the whole model (nulls ignored by
             unique, as in dbt's test; a struct is never null) -#}
-        {{ return('(select count(*) from (select every_key.checked_key from (select (' ~ key ~ ') as checked_key from '
+        {#- (the hint: Spark sizes the new rows as the whole model and would shuffle every key) -#}
+        {{ return('(select count(*) from (select /*+ broadcast(fresh_keys) */ every_key.checked_key from (select (' ~ key ~ ') as checked_key from '
                   ~ relation ~ ') as every_key inner join (select distinct (' ~ key ~ ') as checked_key from '
                   ~ relation ~ ' as fresh where ' ~ fresh ~ ') as fresh_keys on every_key.checked_key = fresh_keys.checked_key'
                   ~ ' group by every_key.checked_key having count(*) > 1) as repeated_keys)') }}
