@@ -32,10 +32,13 @@
     accepted_values count those rows; unique (and unique_combination_of_columns) counts the
     keys of those rows that occur more than once in the whole model, from a join of their few
     keys with the model's keys, not a distinct count of every key; is_fixed_width_per_group
-    compares those rows' widths with one width per group of the rows checked before. When
-    every check of the model has marks, the query reads only the rows after the least of
-    them. `dbt test`, `--full-refresh` and `cdc_full_checks` count every row; a check that
-    counts a violation runs its own SQL over every row.
+    compares those rows' widths with one width per group of the rows checked before. Those
+    two joins are extra queries: they run only on a model whose tables hold at least
+    `cdc_scoped_key_checks_min_bytes` (64 MiB; below it, counting every key in the one query
+    costs less), else uniqueness and widths are counted over every row as before. When every
+    check of the model has marks and needs no full count, the query reads only the rows after
+    the least of them. `dbt test`, `--full-refresh` and `cdc_full_checks` count every row; a
+    check that counts a violation runs its own SQL over every row.
 -#}
 
 {#- Whether `node` (a node dict: the graph's, or a materialization's `model`, which leaves out
@@ -105,6 +108,33 @@
 {%- endmacro -%}
 
 
+{#- Bytes of the tables `node` (a model) holds or, for a view or an ephemeral model, reads
+    through (adapter.cdc_stored_bytes); none when one of them is unknown. -#}
+{%- macro cdc_model_stored_bytes(node) -%}
+    {%- set total = namespace(bytes=0, known=true) -%}
+    {%- set pending = [node.unique_id] -%}
+    {%- set seen = [] -%}
+    {%- for _ in range(1000) if pending and total.known -%}
+        {%- set unique_id = pending.pop() -%}
+        {%- set current = graph.nodes.get(unique_id) -%}
+        {%- if unique_id not in seen and current is not none and current.resource_type == 'model' -%}
+            {%- do seen.append(unique_id) -%}
+            {%- if current.config.materialized in ('view', 'ephemeral') -%}
+                {%- do pending.extend(current.depends_on.nodes) -%}
+            {%- else -%}
+                {%- set stored = adapter.cdc_stored_bytes(cdc_node_relation(current)) -%}
+                {%- if stored is none -%}
+                    {%- set total.known = false -%}
+                {%- else -%}
+                    {%- set total.bytes = total.bytes + stored -%}
+                {%- endif -%}
+            {%- endif -%}
+        {%- endif -%}
+    {%- endfor -%}
+    {{ return(total.bytes if total.known else none) }}
+{%- endmacro -%}
+
+
 {#- The violations of test `node` counted together with its model's other checks, or none
     when it is not eligible or the combined query failed (the test then runs its own SQL). -#}
 {%- macro cdc_checked_together(node) -%}
@@ -128,6 +158,9 @@
         {%- endfor -%}
         {#- a model whose rows are only appended: each check counts the rows after its marks -#}
         {%- set scoped = cdc_checks_may_be_scoped() and (home.config.meta or {}).get('cdc_rows_only_appended', false) -%}
+        {#- and large enough that joining the new keys costs less than counting every key -#}
+        {%- set stored = cdc_model_stored_bytes(home) if scoped else none -%}
+        {%- set join_new_keys = stored is not none and stored >= var('cdc_scoped_key_checks_min_bytes', 67108864) -%}
         {%- set notes = adapter.cdc_invocation_notes(invocation_id) -%}
         {%- set expressions, least = [], {} -%}
         {%- set every_check_marked = namespace(value=scoped) -%}
@@ -139,6 +172,11 @@
                     {%- do notes.update({cdc_checked_upto_key(test): cdc_upstream_read_through(test)}) -%}
                 {%- endif -%}
                 {%- set marks = cdc_checked_marks(test) -%}
+                {%- if not join_new_keys and test.test_metadata.name in
+                      ['unique', 'unique_combination_of_columns', 'is_fixed_width_per_group'] -%}
+                    {#- a small model: counted over every row (which checks the new rows too) -#}
+                    {%- set marks = {} -%}
+                {%- endif -%}
             {%- endif -%}
             {%- if not marks or var('cdc_formats', []) | reject('in', marks) | list | length > 0 -%}
                 {%- set every_check_marked.value = false -%}
