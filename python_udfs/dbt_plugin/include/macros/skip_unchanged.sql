@@ -385,10 +385,14 @@
 
 
 {#- What a test's outcome depends on besides the data: its SQL, its severity and thresholds. A
-    test that checks only what is new since it last passed (checked_since.sql) compiles its
-    marks into its SQL: its own code and the project's code version stand for it instead. -#}
+    singular test that checks only what is new since it last passed (checked_since.sql)
+    compiles its marks into its SQL: its own code and the project's code version stand for it
+    instead. A generic column check keeps its marks out of its SQL (checks_together.sql), and
+    notes them only after this lookup: its compiled SQL stands for it, at record and lookup. -#}
 {%- macro cdc_test_code(node, compiled_code) -%}
-    {%- set code = node.raw_code ~ '|' ~ adapter.cdc_code_version() if cdc_checks_since_last_pass(node) else compiled_code -%}
+    {%- set generic = node.test_metadata is defined and node.test_metadata -%}
+    {%- set code = node.raw_code ~ '|' ~ adapter.cdc_code_version()
+                   if cdc_checks_since_last_pass(node) and not generic else compiled_code -%}
     {{ return(code ~ '|' ~ node.config.severity ~ '|' ~ node.config.warn_if ~ '|' ~ node.config.error_if) }}
 {%- endmacro -%}
 
