@@ -505,18 +505,23 @@
 #}
 {% macro state_write_layer() %}
     {%- if not is_incremental() -%}
-        {{ return('base') }}
+        {%- set layer = 'base' -%}
+    {%- elif not execute or cdc_in_unit_test() or cdc_inputs_unchanged() -%}
+        {%- set layer = 'delta' -%}
+    {%- else -%}
+        {%- set counts = {'base': 0, 'delta': 0} -%}
+        {%- for row in run_query("select state_layer, count(*) from " ~ this ~ " group by state_layer").rows -%}
+            {%- do counts.update({row[0]: row[1]}) -%}
+        {%- endfor -%}
+        {#- (the delta layer's count includes its placeholder row) -#}
+        {%- set delta_rows = [counts['delta'] - 1, 0] | max -%}
+        {%- set layer = 'base' if delta_rows > var('cdc_state_delta_ratio') | float * counts['base'] else 'delta' -%}
     {%- endif -%}
-    {%- if not execute or cdc_in_unit_test() or cdc_inputs_unchanged() -%}
-        {{ return('delta') }}
+    {#- noted for the post-hook record_base_layer_marks -#}
+    {%- if execute -%}
+        {%- do adapter.cdc_invocation_notes(invocation_id).update({'cdc.write_layer:' ~ this: layer}) -%}
     {%- endif -%}
-    {%- set counts = {'base': 0, 'delta': 0} -%}
-    {%- for row in run_query("select state_layer, count(*) from " ~ this ~ " group by state_layer").rows -%}
-        {%- do counts.update({row[0]: row[1]}) -%}
-    {%- endfor -%}
-    {#- (the delta layer's count includes its placeholder row) -#}
-    {%- set delta_rows = [counts['delta'] - 1, 0] | max -%}
-    {{ return('base' if delta_rows > var('cdc_state_delta_ratio') | float * counts['base'] else 'delta') }}
+    {{ return(layer) }}
 {% endmacro %}
 
 

@@ -28,3 +28,90 @@
     {%- endif -%}
     {{ return(plan) }}
 {% endmacro %}
+
+
+{#
+    The keys a state test has not checked yet, as a query of (table_id, row_key), or none when
+    it must check every key. In a `dbt build`, a key's rows in the state models change only
+    when a change to it lands (its key or, for a key change, its old key) or when the run
+    rewrites it into the delta layer of a layered state model (a truncate or dropped table
+    rewrites every key of its table there). So the keys to check are those of the changes
+    landed after the test's marks (checked_since) and every key the delta layers hold now.
+    A compaction rewrites the base layer: when one wrote it after the marks (table property
+    `cdc.base_through`, macro record_base_layer_marks), or under `dbt test`, full checks and
+    the other cases where checked_since is `true`, every key is checked.
+#}
+{% macro state_checked_keys(layer_models) %}
+    {#- the relations first: their refs make them the test's parents when dbt parses it -#}
+    {%- set changes = ref('change_log') -%}
+    {%- set layers = [] -%}
+    {%- for name in layer_models -%}
+        {%- do layers.append(ref(name)) -%}
+    {%- endfor -%}
+    {%- set marks = cdc_checked_window() -%}
+    {%- if not marks -%}
+        {{ return(none) }}
+    {%- endif -%}
+    {%- for layer in layers -%}
+        {%- set base_text = cdc_table_property(layer, 'cdc.base_through') -%}
+        {%- if base_text is none -%}
+            {{ return(none) }}
+        {%- endif -%}
+        {%- for format_id, base_mark in cdc_parse_read_through(base_text).items() -%}
+            {%- if format_id in marks and base_mark > marks[format_id] -%}
+                {{ return(none) }}
+            {%- endif -%}
+        {%- endfor -%}
+    {%- endfor -%}
+    {%- set queries = [] -%}
+    {%- for key_column in ['row_key', 'previous_row_key'] -%}
+        {%- do queries.append(
+            'select changes.table_id, changes.' ~ key_column ~ ' as row_key from ' ~ changes
+            ~ ' as changes where changes.' ~ key_column ~ ' is not null and ' ~ checked_since('changes')) -%}
+    {%- endfor -%}
+    {%- for layer in layers -%}
+        {%- do queries.append(
+            'select layer_rows.table_id, layer_rows.row_key from ' ~ layer
+            ~ " as layer_rows where layer_rows.state_layer = 'delta' and layer_rows.table_id is not null") -%}
+    {%- endfor -%}
+    {{ return(queries | join('\nunion\n')) }}
+{% endmacro %}
+
+
+{#
+    Post-hook of a layered state model: when this run wrote its base layer (a full build or a
+    compaction, macro state_write_layer), or the table has no such mark yet, record the marks
+    the run read through as table property `cdc.base_through`, which state_checked_keys
+    compares with a test's marks. A missing mark is recorded as this run's (later than the
+    base layer's real write: a test then checks every key once more, never fewer).
+#}
+{% macro record_base_layer_marks() %}
+    {%- if not execute or cdc_in_unit_test() -%}
+        {{ return('') }}
+    {%- endif -%}
+    {%- set wrote_base = adapter.cdc_invocation_notes(invocation_id).get('cdc.write_layer:' ~ this) == 'base' -%}
+    {%- set reads = cdc_run_properties().get(cdc_pending_reads_key(this)) -%}
+    {%- if reads and (wrote_base or cdc_table_property(this, 'cdc.base_through') is none) -%}
+        {%- do cdc_forget_properties(this) -%}
+        {%- call statement('record_base_layer_marks') -%}
+            alter table {{ this }} set tblproperties ('cdc.base_through' = '{{ cdc_encode_read_through(reads) }}')
+        {%- endcall -%}
+    {%- endif -%}
+    {{ return('') }}
+{% endmacro %}
+
+
+{#- The rows of `relation` (columns table_id, row_key) whose key is in the CTE `checked_keys`
+    when a state test checks some keys only (state_checked_keys returned a query: the keys are
+    few, so broadcast), every row otherwise. -#}
+{% macro checked_key_rows(relation, checked_keys) -%}
+    {%- if checked_keys -%}
+    select /*+ broadcast(checked_keys) */ checked_rows.*
+    from {{ relation }} as checked_rows
+    left semi join checked_keys
+        on checked_rows.table_id = checked_keys.table_id
+        and checked_rows.row_key = checked_keys.row_key
+    {%- else -%}
+    select * from {{ relation }}
+    {%- endif -%}
+{%- endmacro %}

@@ -3,7 +3,7 @@
         materialized='incremental',
         incremental_strategy=current_state_write_strategy(),
         partition_by=['state_layer'],
-        post_hook="{{ release_input_tables() }}",
+        post_hook=["{{ release_input_tables() }}", "{{ record_base_layer_marks() }}"],
     )
 }}
 

@@ -1,34 +1,50 @@
 -- current_state agrees with the change log: for every key, the state's sort_key is the
 -- greatest sort_key among the changes to that key (or to its old key, for key changes).
-with latest_change as (
+-- In a `dbt build`, only the keys changed since the test last passed (state_checked_keys).
+{%- set checked_keys = state_checked_keys(['int_current_state_layers']) %}
+with checked_keys as (
+    {{ checked_keys or 'select null as table_id, null as row_key' }}
+),
+
+keyed_changes as (
+    select
+        table_id,
+        row_key,
+        sort_key
+    from {{ ref('change_log') }}
+    union all
+    select
+        table_id,
+        previous_row_key as row_key,
+        sort_key
+    from {{ ref('change_log') }}
+    where previous_row_key is not null
+),
+
+checked_changes as (
+    {{ checked_key_rows('keyed_changes', checked_keys) }}
+),
+
+latest_change as (
     select
         table_id,
         row_key,
         max(sort_key) as sort_key
-    from (
-        select
-            table_id,
-            row_key,
-            sort_key
-        from {{ ref('change_log') }}
-        union all
-        select
-            table_id,
-            previous_row_key as row_key,
-            sort_key
-        from {{ ref('change_log') }}
-        where previous_row_key is not null
-    ) as keyed_changes
+    from checked_changes
     group by table_id, row_key
+),
+
+checked_state as (
+    {{ checked_key_rows(ref('current_state'), checked_keys) }}
 )
 
 select
     latest_change.table_id,
     latest_change.row_key,
     latest_change.sort_key as expected_sort_key,
-    current_state.sort_key as actual_sort_key
+    checked_state.sort_key as actual_sort_key
 from latest_change
-full outer join {{ ref('current_state') }} as current_state
-    on latest_change.table_id = current_state.table_id
-    and latest_change.row_key = current_state.row_key
-where latest_change.sort_key is distinct from current_state.sort_key
+full outer join checked_state
+    on latest_change.table_id = checked_state.table_id
+    and latest_change.row_key = checked_state.row_key
+where latest_change.sort_key is distinct from checked_state.sort_key

@@ -1,15 +1,29 @@
 -- The current version of every row in row_history is the row of current_state: same
 -- deciding change, same deletion state (a truncate closes the version in both).
+-- In a `dbt build`, only the keys changed since the test last passed (state_checked_keys).
+{%- set checked_keys = state_checked_keys(['int_current_state_layers', 'int_row_history_layers']) %}
+with checked_keys as (
+    {{ checked_keys or 'select null as table_id, null as row_key' }}
+),
+
+checked_state as (
+    {{ checked_key_rows(ref('current_state'), checked_keys) }}
+),
+
+checked_history as (
+    {{ checked_key_rows(ref('row_history'), checked_keys) }}
+)
+
 select
-    current_state.table_id,
-    current_state.row_key,
-    current_state.last_change_id,
-    history.change_id
-from {{ ref('current_state') }} as current_state
-left join {{ ref('row_history') }} as history
-    on current_state.table_id = history.table_id
-    and current_state.row_key = history.row_key
-    and current_state.sort_key = history.sort_key
-    and current_state.is_deleted = (history.is_deleted or not history.is_current)
-where history.change_id is null
-    or not (history.is_current or history.ended_by = 'truncate')
+    checked_state.table_id,
+    checked_state.row_key,
+    checked_state.last_change_id,
+    checked_history.change_id
+from checked_state
+left join checked_history
+    on checked_state.table_id = checked_history.table_id
+    and checked_state.row_key = checked_history.row_key
+    and checked_state.sort_key = checked_history.sort_key
+    and checked_state.is_deleted = (checked_history.is_deleted or not checked_history.is_current)
+where checked_history.change_id is null
+    or not (checked_history.is_current or checked_history.ended_by = 'truncate')

@@ -4,8 +4,9 @@
 These tests check that a passing build moves the marks, that a failing test keeps them (the
 rows it failed on are checked again until it passes), that the build's SQL reads only the new
 landing times while `dbt test` and full checks read everything, that an edit of old
-history the marks hide is still found by full checks, and that the column checks of a model
-whose rows are only appended count the new rows, and find a new row repeating an old key.
+history the marks hide is still found by full checks, that the column checks of a model
+whose rows are only appended count the new rows, and find a new row repeating an old key, and
+that the state tests check the keys changed since they last passed until a compaction.
 """
 
 from __future__ import annotations
@@ -25,6 +26,9 @@ SAMPLE = (
 )
 ACCOUNTED = "assert_every_event_is_accounted_for"
 STAGED = "assert_every_landed_message_is_staged"
+CURRENT = "assert_current_state_matches_latest_change"
+HISTORY = "assert_row_history_agrees_with_current_state"
+LAYERS = ("int_current_state_layers", "int_row_history_layers")
 
 
 def canal_insert(id_: int, es: int) -> str:
@@ -207,3 +211,86 @@ def test_column_checks_of_appended_models_count_new_rows_and_find_a_new_duplicat
     query = combined_checks_query(pipeline, stg)
     assert "count(distinct event_id)" in query and "landed_at > timestamp'" in query, query
     assert "as checked_rows where" not in query, query
+
+
+def base_through(pipeline) -> dict[str, str]:
+    """{layers model: its `cdc.base_through` property} (record_base_layer_marks)."""
+    found = {}
+    for model in LAYERS:
+        rows = pipeline.sql(f"show tblproperties {{s}}_staging.{model}")
+        found[model] = {r["key"]: r["value"] for r in rows}.get("cdc.base_through")
+    return found
+
+
+def edit_state_sort_key(pipeline, layer: str, key: dict, sort_key: str) -> None:
+    """Write `sort_key` into one row of current_state's layers by hand (outside dbt)."""
+    pipeline.sql("create table {s}_staging.layers_copy as select * from {s}_staging.int_current_state_layers")
+    columns = list(pipeline.sql("select * from {s}_staging.layers_copy limit 1")[0])
+    edited = (
+        f"case when state_layer = '{layer}' and table_id = '{key['table_id']}'"
+        f" and row_key = '{key['row_key']}' then '{sort_key}' else sort_key end as sort_key"
+    )
+    pipeline.sql(
+        "insert overwrite table {s}_staging.int_current_state_layers select "
+        + ", ".join(edited if c == "sort_key" else c for c in columns)
+        + " from {s}_staging.layers_copy"
+    )
+    pipeline.sql("drop table {s}_staging.layers_copy")
+
+
+def state_row(pipeline, layer: str, row_key: str) -> dict:
+    return pipeline.sql(
+        "select table_id, row_key, sort_key from {s}_staging.int_current_state_layers"
+        f" where state_layer = '{layer}' and table_id = 'store.checked' and row_key = '{row_key}'"
+    )[0]
+
+
+def test_state_tests_check_the_changed_keys_until_a_compaction(make_pipeline):
+    # a base layer of 20 keys, compacted once the delta layer holds more than 20 rows
+    pipeline = make_pipeline("checked_keys", {"cdc_formats": ["canal"], "cdc_state_delta_ratio": 1.0})
+    pipeline.land("canal", [canal_insert(i, 1_800_000_000_000 + i * 1_000) for i in range(1, 21)])
+    pipeline.build()
+    first = base_through(pipeline)
+    assert all(value and value.startswith("canal=") for value in first.values()), first
+
+    pipeline.land("canal", [canal_insert(21, 1_800_000_021_000)])
+    pipeline.build()
+    for name in (CURRENT, HISTORY):
+        assert results(pipeline)[name]["status"] == "pass"
+        assert "left semi join checked_keys" in compiled_test(pipeline, name), name
+    assert base_through(pipeline) == first  # the delta layer only
+
+    untouched, touched = state_row(pipeline, "base", "1"), state_row(pipeline, "delta", "21")
+    # an edit of a delta-layer row is found by the next build's scoped check
+    edit_state_sort_key(pipeline, "delta", touched, "0")
+    pipeline.land("canal", [canal_insert(22, 1_800_000_022_000)])
+    pipeline.dbt("build", expect_success=False)
+    assert results(pipeline)[CURRENT]["status"] == "fail"
+    assert results(pipeline)[CURRENT]["failures"] == 1
+    assert "left semi join checked_keys" in compiled_test(pipeline, CURRENT)
+    edit_state_sort_key(pipeline, "delta", touched, touched["sort_key"])
+
+    # an edit of an untouched base-layer row: a build checks the changed keys only, where
+    # `dbt test` checks every key and finds it
+    edit_state_sort_key(pipeline, "base", untouched, "0")
+    pipeline.land("canal", [canal_insert(23, 1_800_000_023_000)])
+    pipeline.build()
+    assert results(pipeline)[CURRENT]["status"] == "pass"
+    assert results(pipeline)[HISTORY]["status"] == "pass"
+    assert not pipeline.dbt("test", "--select", CURRENT, expect_success=False).success
+    assert results(pipeline)[CURRENT]["failures"] == 1
+    assert base_through(pipeline) == first
+
+    # a compaction (more delta rows than base rows) rewrites the base layer: the build's
+    # state tests check every key again and find the edit
+    pipeline.land("canal", [canal_insert(i, 1_800_000_000_000 + i * 1_000) for i in range(24, 50)])
+    pipeline.dbt("build", expect_success=False)
+    assert results(pipeline)[CURRENT]["status"] == "pass"  # not compacted yet: the rows are new
+    assert base_through(pipeline) == first
+    pipeline.land("canal", [canal_insert(50, 1_800_000_050_000)])  # compacted before it is written
+    pipeline.dbt("build", expect_success=False)
+    compacted = base_through(pipeline)
+    assert all(compacted[m] > first[m] for m in LAYERS), (first, compacted)
+    assert results(pipeline)[CURRENT]["status"] == "fail"
+    assert results(pipeline)[CURRENT]["failures"] == 1
+    assert "left semi join checked_keys" not in compiled_test(pipeline, CURRENT)
