@@ -2,9 +2,12 @@
 -- greatest sort_key among the changes to that key (or to its old key, for key changes).
 -- In a `dbt build`, only the keys changed since the test last passed (state_checked_keys).
 {%- set checked_keys = state_checked_keys(['int_current_state_layers']) %}
-with checked_keys as (
-    {{ checked_keys or 'select null as table_id, null as row_key' }}
+with
+{%- if checked_keys %}
+checked_keys as (
+    {{ checked_keys }}
 ),
+{%- endif %}
 
 keyed_changes as (
     select

@@ -2,9 +2,12 @@
 -- deciding change, same deletion state (a truncate closes the version in both).
 -- In a `dbt build`, only the keys changed since the test last passed (state_checked_keys).
 {%- set checked_keys = state_checked_keys(['int_current_state_layers', 'int_row_history_layers']) %}
-with checked_keys as (
-    {{ checked_keys or 'select null as table_id, null as row_key' }}
+with
+{%- if checked_keys %}
+checked_keys as (
+    {{ checked_keys }}
 ),
+{%- endif %}
 
 checked_state as (
     {{ checked_key_rows(ref('current_state'), checked_keys) }}
