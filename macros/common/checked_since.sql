@@ -86,7 +86,8 @@
     base layer's real write: a test then checks every key once more, never fewer).
 #}
 {% macro record_base_layer_marks() %}
-    {%- if not execute or cdc_in_unit_test() -%}
+    {#- (an `--empty` run reads no rows and records no marks: the next run records them) -#}
+    {%- if not execute or flags.EMPTY or cdc_in_unit_test() -%}
         {{ return('') }}
     {%- endif -%}
     {%- set wrote_base = adapter.cdc_invocation_notes(invocation_id).get('cdc.write_layer:' ~ this) == 'base' -%}
@@ -95,6 +96,12 @@
         {%- do cdc_forget_properties(this) -%}
         {%- call statement('record_base_layer_marks') -%}
             alter table {{ this }} set tblproperties ('cdc.base_through' = '{{ cdc_encode_read_through(reads) }}')
+        {%- endcall -%}
+    {%- elif wrote_base -%}
+        {#- no marks to say when: without the property every key is checked until a run records one -#}
+        {%- do cdc_forget_properties(this) -%}
+        {%- call statement('record_base_layer_marks') -%}
+            alter table {{ this }} unset tblproperties if exists ('cdc.base_through')
         {%- endcall -%}
     {%- endif -%}
     {{ return('') }}
