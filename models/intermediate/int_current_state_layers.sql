@@ -140,7 +140,7 @@ candidates as (
     union all
     select * from prior_state
     {% else %}
-    select * from new_events
+        select * from new_events
     {% endif %}
 ),
 

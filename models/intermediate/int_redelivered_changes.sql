@@ -109,5 +109,6 @@ from ranked_copies
 left anti join {{ this }} as held
     on ranked_copies.event_id = held.event_id
 {%- endif %}
-where ranked_copies.read_earlier
+where
+    ranked_copies.read_earlier
     or ranked_copies.event_id <> ranked_copies.first_event_id

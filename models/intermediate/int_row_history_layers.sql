@@ -25,7 +25,7 @@
     without a ref (macro model_relation): they are parents of change_log already -#}
 {%- set update_pairs_models = [] %}
 {%- for format_id in cdc_enabled_formats() if cdc_format(format_id).get('update_pairs_model') %}
-{%- do update_pairs_models.append(cdc_format(format_id)['update_pairs_model']) %}
+    {%- do update_pairs_models.append(cdc_format(format_id)['update_pairs_model']) %}
 {%- endfor %}
 -- The change log in the read window (written once in an incremental run: macro
 -- state_new_changes) as state events (macro state_events, shared with current_state).
@@ -176,32 +176,33 @@ ordered as (
 ),
 {%- if any_clearings %}
 
-clearings as (
-    select
-        table_id,
-        sort_key as cleared_sort_key,
-        committed_at as cleared_at
-    from {{ ref('schema_changes') }}
-    where clears_table and table_id is not null
-),
+    clearings as (
+        select
+            table_id,
+            sort_key as cleared_sort_key,
+            committed_at as cleared_at
+        from {{ ref('schema_changes') }}
+        where clears_table and table_id is not null
+    ),
 
--- The first truncate after a live version and before the next version ends it.
-closing_clearings as (
-    select
-        ordered.table_id,
-        ordered.row_key,
-        ordered.sort_key,
-        min_by(clearings.cleared_at, clearings.cleared_sort_key) as cleared_at,
-        -- a truncate whose commit time is unknown still ends the version
-        true as is_cleared
-    from ordered
-    inner join clearings
-        on ordered.table_id = clearings.table_id
-        and ordered.sort_key < clearings.cleared_sort_key
-        and (ordered.next_sort_key is null or ordered.next_sort_key > clearings.cleared_sort_key)
-    where not ordered.is_deletion
-    group by ordered.table_id, ordered.row_key, ordered.sort_key
-),
+    -- The first truncate after a live version and before the next version ends it.
+    closing_clearings as (
+        select
+            ordered.table_id,
+            ordered.row_key,
+            ordered.sort_key,
+            min_by(clearings.cleared_at, clearings.cleared_sort_key) as cleared_at,
+            -- a truncate whose commit time is unknown still ends the version
+            true as is_cleared
+        from ordered
+        inner join clearings
+            on
+                ordered.table_id = clearings.table_id
+                and ordered.sort_key < clearings.cleared_sort_key
+                and (ordered.next_sort_key is null or ordered.next_sort_key > clearings.cleared_sort_key)
+        where not ordered.is_deletion
+        group by ordered.table_id, ordered.row_key, ordered.sort_key
+    ),
 {%- else %}
 
 -- no truncate or dropped table anywhere: no version is ended by one
@@ -267,9 +268,10 @@ final as (
     from ordered
     cross join refresh_mark
     left join closing_clearings
-        on ordered.table_id = closing_clearings.table_id
-        and ordered.row_key = closing_clearings.row_key
-        and ordered.sort_key = closing_clearings.sort_key
+        on
+            ordered.table_id = closing_clearings.table_id
+            and ordered.row_key = closing_clearings.row_key
+            and ordered.sort_key = closing_clearings.sort_key
     {%- if is_incremental() %}
     union all
     -- unchanged versions carried over: only the marks are new

@@ -98,9 +98,10 @@ new_batches as (
         batch_counts.source_format
     from batch_counts
     left join batch_positions
-        on batch_counts.source_format <=> batch_positions.source_format
-        and batch_counts.stream_name <=> batch_positions.stream_name
-        and batch_counts.landed_at <=> batch_positions.landed_at
+        on
+            batch_counts.source_format <=> batch_positions.source_format
+            and batch_counts.stream_name <=> batch_positions.stream_name
+            and batch_counts.landed_at <=> batch_positions.landed_at
 )
 
 select * from new_batches

@@ -33,9 +33,10 @@ candidate_halves as (
     select /*+ broadcast(touched_groups) */ halves.*
     from halves
     left semi join touched_groups
-        on halves.source_format = touched_groups.source_format
-        and halves.table_id = touched_groups.table_id
-        and halves.pairing_key = touched_groups.pairing_key
+        on
+            halves.source_format = touched_groups.source_format
+            and halves.table_id = touched_groups.table_id
+            and halves.pairing_key = touched_groups.pairing_key
 ),
 
 -- The k-th before half of a pairing key pairs with its k-th after half (macro
@@ -64,7 +65,8 @@ paired as (
         before_half.event_id as before_event_id,
         greatest(after_half.landed_at, before_half.landed_at) as pair_landed_at
     from grouped
-    where after_half is not null
+    where
+        after_half is not null
         and before_half is not null
 ),
 
@@ -90,7 +92,8 @@ updates as (
         case
             when {{ key_text('primary_key_columns', 'paired_before') }} <> row_key
                 then {{ key_text('primary_key_columns', 'paired_before') }}
-            when row_key_kind = 'row_hash' and paired_before is not null
+            when
+                row_key_kind = 'row_hash' and paired_before is not null
                 and sha2({{ canonical_map_json('paired_before') }}, 256) <> row_key
                 then sha2({{ canonical_map_json('paired_before') }}, 256)
         end as previous_row_key,

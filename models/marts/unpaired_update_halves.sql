@@ -45,8 +45,9 @@ select
     halves.landing_batch_id
 from halves
 inner join half_counts
-    on halves.source_format = half_counts.source_format
-    and halves.table_id = half_counts.table_id
-    and halves.pairing_key = half_counts.pairing_key
-    and halves.pair_ordinal = half_counts.pair_ordinal
+    on
+        halves.source_format = half_counts.source_format
+        and halves.table_id = half_counts.table_id
+        and halves.pairing_key = half_counts.pairing_key
+        and halves.pair_ordinal = half_counts.pair_ordinal
 where half_counts.before_halves = 0 or half_counts.after_halves = 0

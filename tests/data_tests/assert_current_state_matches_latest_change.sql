@@ -48,6 +48,7 @@ select
     checked_state.sort_key as actual_sort_key
 from latest_change
 full outer join checked_state
-    on latest_change.table_id = checked_state.table_id
-    and latest_change.row_key = checked_state.row_key
+    on
+        latest_change.table_id = checked_state.table_id
+        and latest_change.row_key = checked_state.row_key
 where latest_change.sort_key is distinct from checked_state.sort_key

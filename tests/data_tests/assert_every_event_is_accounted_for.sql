@@ -22,8 +22,8 @@ with events as (
 logged_changes as (
     select distinct change_id from {{ ref('change_log') }}
     {%- for format_id in cdc_enabled_formats() if cdc_format(format_id).get('update_pairs_model') %}
-    union
-    select pairs.old_row_change_id from {{ ref(cdc_format(format_id)['update_pairs_model']) }} as pairs
+        union
+        select pairs.old_row_change_id from {{ ref(cdc_format(format_id)['update_pairs_model']) }} as pairs
     {%- endfor %}
 ),
 
@@ -56,9 +56,10 @@ from events
 left join logged_changes
     on events.expected_change_id = logged_changes.change_id
 left join paired_groups
-    on events.source_format = paired_groups.source_format
-    and events.table_id = paired_groups.table_id
-    and events.pairing_key = paired_groups.pairing_key
+    on
+        events.source_format = paired_groups.source_format
+        and events.table_id = paired_groups.table_id
+        and events.pairing_key = paired_groups.pairing_key
 left join held_halves
     on events.event_id = held_halves.event_id
 left join logged_ddl

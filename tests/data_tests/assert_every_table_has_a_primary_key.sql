@@ -39,7 +39,7 @@ presence as (
         count(*) as present,
         max(changes) as changes
     from images_counted
-    lateral view explode(map_keys(image)) image_columns as column_name
+        lateral view explode(map_keys(image)) image_columns as column_name
     group by table_id, column_name
 ),
 

@@ -3,11 +3,11 @@
 -- (stream_progress). Returns the formats where the two sides differ.
 with landed as (
     {% for format_id in cdc_enabled_formats() %}
-    select
-        '{{ format_id }}' as source_format,
-        count(distinct message_id) as messages_landed
-    from ({{ landed_messages(format_id, committed_read_plan(format_id)) }}) as landed_{{ loop.index }}
-    {% if not loop.last %}union all{% endif %}
+        select
+            '{{ format_id }}' as source_format,
+            count(distinct message_id) as messages_landed
+        from ({{ landed_messages(format_id, committed_read_plan(format_id)) }}) as landed_{{ loop.index }}
+        {% if not loop.last %}union all{% endif %}
     {% endfor %}
 ),
 
@@ -30,7 +30,8 @@ select
 from landed
 left join accounted
     on landed.source_format = accounted.source_format
-where landed.messages_landed
+where
+    landed.messages_landed
     <> coalesce(accounted.messages_with_row_changes, 0)
     + coalesce(accounted.control_messages, 0)
     + coalesce(accounted.quarantined_messages, 0)

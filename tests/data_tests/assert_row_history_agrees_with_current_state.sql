@@ -24,9 +24,11 @@ select
     checked_history.change_id
 from checked_state
 left join checked_history
-    on checked_state.table_id = checked_history.table_id
-    and checked_state.row_key = checked_history.row_key
-    and checked_state.sort_key = checked_history.sort_key
-    and checked_state.is_deleted = (checked_history.is_deleted or not checked_history.is_current)
-where checked_history.change_id is null
+    on
+        checked_state.table_id = checked_history.table_id
+        and checked_state.row_key = checked_history.row_key
+        and checked_state.sort_key = checked_history.sort_key
+        and checked_state.is_deleted = (checked_history.is_deleted or not checked_history.is_current)
+where
+    checked_history.change_id is null
     or not (checked_history.is_current or checked_history.ended_by = 'truncate')

@@ -93,7 +93,8 @@ typed as (
         concat({{ sort_key_number('message.es') }}, {{ sort_key_number('message.id') }}) as position_sort_key,
         -- Problems of the whole message: one quarantine event, rows are not exploded.
         case
-            when message._corrupt_record is not null
+            when
+                message._corrupt_record is not null
                 and (try_parse_json(raw_value) is null or not startswith(ltrim(raw_value), '{'))
                 then 'not_json'
             when message._corrupt_record is not null then 'type_clash'
@@ -101,7 +102,8 @@ typed as (
             when known_class is null then 'unknown_operation'
             when known_class in ('change', 'truncate') and table_name is null then 'missing_table'
             when known_class = 'schema_change' and table_name is null and database_name is null then 'missing_table'
-            when known_class = 'change' and vendor_operation = 'DELETE' and not is_legacy_layout
+            when
+                known_class = 'change' and vendor_operation = 'DELETE' and not is_legacy_layout
                 and coalesce(size(message.data), 0) <= 0 and size(message.old) > 0
                 then 'legacy_layout'
             when known_class = 'change' and coalesce(size(row_images), 0) <= 0
@@ -127,9 +129,9 @@ exploded as (
             {{ canal__binary_columns('message_types') }} as binary_columns
         from typed
     ) as typed
-    lateral view outer posexplode(
-        case when message_reason is null and event_class_raw = 'change' then row_images end
-    ) as row_position, raw_row_image
+        lateral view outer posexplode(
+            case when message_reason is null and event_class_raw = 'change' then row_images end
+        ) as row_position, raw_row_image
 ),
 
 shaped as (

@@ -33,7 +33,7 @@ fields as (
             (column_name, value) -> not array_contains(
                 array(
                     {%- for c in meta_columns %}
-                    '{{ c }}'{{ "," if not loop.last }}
+                        '{{ c }}'{{ "," if not loop.last }}
                     {%- endfor %}
                 ),
                 column_name

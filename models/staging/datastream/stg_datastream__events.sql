@@ -61,14 +61,15 @@ identified as (
         coalesce(
             case lower(split_part(message.read_method, '-', 1))
                 {%- for prefix, system in systems.items() %}
-                when '{{ prefix }}' then '{{ system }}'
+                    when '{{ prefix }}' then '{{ system }}'
                 {%- endfor %}
             end,
             case
                 when map_contains_key(metadata_values, 'log_position') then 'mysql'
                 when map_contains_key(metadata_values, 'scn') or map_contains_key(metadata_values, 'rs_id')
                     then 'oracle'
-                when map_contains_key(metadata_values, 'physical_location')
+                when
+                    map_contains_key(metadata_values, 'physical_location')
                     or map_contains_key(metadata_values, 'replication_index') then 'sqlserver'
                 when map_contains_key(metadata_values, 'lsn') then 'postgresql'
             end
@@ -116,7 +117,7 @@ classified as (
         -- Datastream has no before image: the payload is the new row, or the deleted row
         -- (DELETE, UPDATE-DELETE)
         case when change_type is not null then coalesce(operation_codes.code_operation = 'delete', false) end
-            and not is_backfill as payload_is_before,
+        and not is_backfill as payload_is_before,
         -- position fields: source_metadata, else their element of `sort_keys` per source system
         {{ datastream__position_field(
             'message.source_metadata.log_file', 'source_system_name', 'sort_key_texts', ['mysql'], 2
@@ -175,7 +176,8 @@ with_seen_keys as (
     select /*+ broadcast(seen_keys) */
         keyed.*,
         case
-            when size(keyed.declared_keys) > 0
+            when
+                size(keyed.declared_keys) > 0
                 and keyed.key_image is not null
                 and {{ key_text('keyed.declared_keys', 'keyed.key_image') }} is null
                 and {{ key_text('seen_keys.key_columns', 'keyed.key_image') }} is not null
@@ -237,7 +239,8 @@ events as (
         positioned.*,
         case
             when message_variant is null or not is_object then 'not_json'
-            when (metadata_given and metadata_values is null)
+            when
+                (metadata_given and metadata_values is null)
                 or (payload_given and payload_values is null)
                 or (sort_keys_given and sort_key_values is null)
                 or (primary_keys_given and message_primary_keys is null)
@@ -287,10 +290,11 @@ contract_rows as (
                     column_name,
                     case lower(coalesce(avro_payload_types[column_name], 'string'))
                         {%- for avro_type, canonical in avro_types.items() %}
-                        when '{{ avro_type }}' then '{{ canonical }}'
+                            when '{{ avro_type }}' then '{{ canonical }}'
                         {%- endfor %}
                         else case
-                            when lower(avro_payload_types[column_name]) rlike '^decimal\\([0-9]+,[0-9]+\\)$'
+                            when
+                                lower(avro_payload_types[column_name]) rlike '^decimal\\([0-9]+,[0-9]+\\)$'
                                 and cast(regexp_extract(avro_payload_types[column_name], '\\(([0-9]+)', 1) as int) <= 38
                                 then lower(avro_payload_types[column_name])
                             else 'string'
@@ -333,7 +337,8 @@ contract_rows as (
                     'source_timestamp', {{ datastream__value_text('source_timestamp_value') }},
                     'read_timestamp', {{ datastream__value_text('read_timestamp_value') }},
                     -- the quarantine's reason_detail for type_clash: which fields
-                    'type_clash', case when quarantine_reason = 'type_clash' then concat_ws(', ',
+                    'type_clash', case when quarantine_reason = 'type_clash' then concat_ws(
+                        ', ',
                         case
                             when metadata_given and metadata_values is null
                                 then 'source_metadata (expected an object)'

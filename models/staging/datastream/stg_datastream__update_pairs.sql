@@ -21,7 +21,8 @@ with halves as (
         staged.sort_key,
         staged.landed_at
     from {{ ref('stg_datastream__events') }} as staged
-    where staged.event_class = 'change'
+    where
+        staged.event_class = 'change'
         and staged.vendor_operation in ('UPDATE-DELETE', 'UPDATE-INSERT')
         -- a backfill read is not a half, whatever its change_type says
         and staged.operation <> 'read'
@@ -47,15 +48,16 @@ pairs as (
         halves.row_key,
         halves.source_position,
         min_by(struct(halves.change_id, halves.before), halves.sort_key)
-            filter (where halves.vendor_operation = 'UPDATE-DELETE') as old_row_half,
+        filter (where halves.vendor_operation = 'UPDATE-DELETE') as old_row_half,
         min_by(halves.change_id, halves.sort_key)
-            filter (where halves.vendor_operation = 'UPDATE-INSERT') as update_change_id,
+        filter (where halves.vendor_operation = 'UPDATE-INSERT') as update_change_id,
         max(halves.landed_at) as landed_at
     from halves
     inner join touched
-        on halves.table_id = touched.table_id
-        and halves.row_key = touched.row_key
-        and halves.source_position = touched.source_position
+        on
+            halves.table_id = touched.table_id
+            and halves.row_key = touched.row_key
+            and halves.source_position = touched.source_position
     group by halves.table_id, halves.row_key, halves.source_position
 )
 
@@ -76,5 +78,6 @@ left anti join {{ this }} as held_old_row
 left anti join {{ this }} as held_update
     on pairs.update_change_id = held_update.update_change_id
 {%- endif %}
-where pairs.old_row_half is not null
+where
+    pairs.old_row_half is not null
     and pairs.update_change_id is not null

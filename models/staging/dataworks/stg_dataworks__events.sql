@@ -106,14 +106,20 @@ events as (
             when known_class is null then 'unknown_operation'
             -- a DDL may name only the database (CREATE DATABASE, a QUERY): schema_changes
             -- (an empty name with no database or schema leaves no table_id either)
-            when known_class in ('change', 'update_half', 'truncate')
-                and (message.schema.source.tableName is null
-                    or nullif(concat_ws('.', message.schema.source.dbName, message.schema.source.schemaName,
-                        message.schema.source.tableName), '') is null)
+            when
+                known_class in ('change', 'update_half', 'truncate')
+                and (
+                    message.schema.source.tableName is null
+                    or nullif(concat_ws(
+                        '.', message.schema.source.dbName, message.schema.source.schemaName,
+                        message.schema.source.tableName
+                    ), '') is null
+                )
                 then 'missing_table'
             -- without a sequenceId a change cannot be ordered, a half cannot be paired and
             -- a truncate would clear nothing
-            when known_class in ('change', 'update_half', 'truncate')
+            when
+                known_class in ('change', 'update_half', 'truncate')
                 and not {{ is_sort_key_number('sequence_id') }} then 'missing_position'
             when operation in ('insert', 'update', 'update_after') and raw_after is null
                 then 'missing_after_image'

@@ -36,7 +36,8 @@ classified as (
     select
         parsed.*,
         case
-            when record.operation = 'DDL' and record.tableName is not null
+            when
+                record.operation = 'DDL' and record.tableName is not null
                 and {{ dts_avro__ddl_operation('record.ddlText') }} in ('truncate', 'drop')
                 then 'truncate'
             else operation_codes.code_event_class
@@ -121,13 +122,15 @@ contract_rows as (
         case when known_class = 'change' then record.after end as after,
         coalesce(record.columnTypes, cast(map() as map<string, string>)) as column_types,
         case
-            when (known_class in ('change', 'schema_change', 'truncate')
-                    or record.operation in (
-                        {%- for op in dts_avro__timed_control_operations() %}
+            when (
+                known_class in ('change', 'schema_change', 'truncate')
+                or record.operation in (
+                    {%- for op in dts_avro__timed_control_operations() %}
                         '{{ op }}'{{ "," if not loop.last }}
-                        {%- endfor %}
-                    ))
-                and record.sourceTimestamp between 1 and 253402300799
+                    {%- endfor %}
+                )
+            )
+            and record.sourceTimestamp between 1 and 253402300799
                 then timestamp_seconds(record.sourceTimestamp)
         end as committed_at,
         case

@@ -105,7 +105,8 @@ events as (
     select
         with_keys.*,
         case
-            when message._corrupt_record is not null
+            when
+                message._corrupt_record is not null
                 and (try_parse_json(raw_value) is null or not startswith(ltrim(raw_value), '{'))
                 then 'not_json'
             when message._corrupt_record is not null then 'type_clash'
@@ -114,13 +115,15 @@ events as (
             when table_name is null then 'missing_table'
             -- scn, trans, seq and time are all optional for ordering (landing order always
             -- exists); a half needs trans + seq to find its partner.
-            when event_class_raw = 'update_half'
+            when
+                event_class_raw = 'update_half'
                 and (message.meta.trans is null or message.meta.seq is null) then 'missing_position'
             when operation in ('insert', 'update', 'update_after') and message.data is null
                 then 'missing_after_image'
             when operation in ('delete', 'update_before') and message.data is null
                 then 'missing_before_image'
-            when operation = 'update' and message.key is null and row_id is null
+            when
+                operation = 'update' and message.key is null and row_id is null
                 and size(coalesce(declared_keys, array())) = 0
                 then 'missing_before_image'
             when event_class_raw in ('change', 'update_half') and computed_row_key is null
@@ -155,7 +158,7 @@ contract_rows as (
         concat(
             {{ sort_key_number('scn') }},
             {%- for part in range(1, shareplex__transaction_parts() + 1) %}
-            {{ sort_key_number("try_element_at(split(message.meta.trans, '[.]'), " ~ part ~ ")") }},
+                {{ sort_key_number("try_element_at(split(message.meta.trans, '[.]'), " ~ part ~ ")") }},
             {%- endfor %}
             {{ sort_key_number('message.meta.seq') }},
             {{ sort_key_number('unix_micros(try_to_timestamp(message.meta.time))') }},
