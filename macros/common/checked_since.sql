@@ -79,6 +79,27 @@
 
 
 {#
+    Pre-hook of a layered state model: before a run writes its base layer (state_write_layer),
+    remove `cdc.base_through`, so that a run killed between that write and the post-hook
+    (record_base_layer_marks) leaves no mark, and the state tests check every key, rather
+    than the older mark, which would keep them scoped after a rewrite of the base layer.
+#}
+{% macro forget_base_layer_marks() %}
+    {%- if not execute or flags.EMPTY or cdc_in_unit_test() -%}
+        {{ return('') }}
+    {%- endif -%}
+    {%- set writes_base = adapter.cdc_invocation_notes(invocation_id).get('cdc.write_layer:' ~ this) == 'base' -%}
+    {%- if writes_base and cdc_table_property(this, 'cdc.base_through') is not none -%}
+        {%- do cdc_forget_properties(this) -%}
+        {%- call statement('forget_base_layer_marks') -%}
+            alter table {{ this }} unset tblproperties if exists ('cdc.base_through')
+        {%- endcall -%}
+    {%- endif -%}
+    {{ return('') }}
+{% endmacro %}
+
+
+{#
     Post-hook of a layered state model: when this run wrote its base layer (a full build or a
     compaction, macro state_write_layer), or the table has no such mark yet, record the marks
     the run read through as table property `cdc.base_through`, which state_checked_keys

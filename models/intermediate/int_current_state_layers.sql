@@ -3,6 +3,7 @@
         materialized='incremental',
         incremental_strategy=current_state_write_strategy(),
         partition_by=['state_layer'],
+        pre_hook="{{ forget_base_layer_marks() }}",
         post_hook=["{{ release_input_tables() }}", "{{ record_base_layer_marks() }}"],
     )
 }}
