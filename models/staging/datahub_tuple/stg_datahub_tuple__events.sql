@@ -4,11 +4,16 @@
 -- _sequence_id_ downstream), and invalid records with a reason.
 -- Flow, one CTE per step: new_messages -> parsed -> fields -> classified -> shaped ->
 --    events -> contract_rows
--- The vendor's vocabulary and value conversions: macros/formats/datahub_tuple.sql.
+-- Its operation codes: seeds/cdc_operation_codes.csv (the operation_codes CTE); its value
+-- conversions and other vocabulary: macros/formats/datahub_tuple.sql.
 {%- set read_plan = staging_read_plan('datahub_tuple') %}
 {%- set meta_columns = datahub_tuple__meta_columns() %}
+with operation_codes as (
+    {{ operation_codes('datahub_tuple') }}
+),
+
 -- the landed messages not staged yet (none when nothing new landed: the run is skipped)
-with new_messages as (
+new_messages as (
     {{ new_landed_messages('datahub_tuple', read_plan) }}
 ),
 
@@ -42,24 +47,25 @@ fields as (
     from parsed
 ),
 
--- I -> insert; D -> delete; U -> one half of an update (paired by _sequence_id_).
+-- I -> insert; D -> delete; U -> one half of an update (paired by _sequence_id_), the half
+-- its image flag names (a `U` with neither flag is an unknown operation).
 classified as (
     select
         fields.*,
         case
-            when vendor_operation = 'I' then 'change'
-            when vendor_operation = 'D' then 'change'
-            when vendor_operation = 'U' and is_before_image then 'update_half'
-            when vendor_operation = 'U' and is_after_image then 'update_half'
+            when operation_codes.code_event_class = 'update_half' and not (is_before_image or is_after_image)
+                then null
+            else operation_codes.code_event_class
         end as event_class_raw,
         case
-            when vendor_operation = 'I' then 'insert'
-            when vendor_operation = 'D' then 'delete'
-            when vendor_operation = 'U' and is_before_image then 'update_before'
-            when vendor_operation = 'U' and is_after_image then 'update_after'
+            when operation_codes.code_event_class = 'update_half' and is_before_image then 'update_before'
+            when operation_codes.code_event_class = 'update_half' and is_after_image then 'update_after'
+            else operation_codes.code_operation
         end as operation,
         {{ declared_key_columns('table_name') }} as declared_keys
     from fields
+    left join operation_codes
+        on fields.vendor_operation = operation_codes.operation_code
 ),
 
 shaped as (
