@@ -97,10 +97,13 @@ def format_folder(path: str) -> str:
     return local.resolve().parent.name
 
 
-def command_land(project_dir: Path, paths: list[str], format_id: str | None, stream: str | None) -> int:
-    settings = project_vars(project_dir)
+def command_land(project_dir: Path, paths: list[str], format_id: str | None, stream: str | None,
+                 dbt_vars: str | None = None) -> int:
+    # the landing schema and formats of the vars the builds run with (`--vars`, as dbt's)
+    vars_given = ["--vars", dbt_vars] if dbt_vars else []
+    settings = settings_with(project_dir, vars_given)
     formats = settings.get("cdc_formats", [])
-    if not run_dbt(project_dir, ["run-operation", "create_landing_tables", "--quiet"]):
+    if not run_dbt(project_dir, ["run-operation", "create_landing_tables", "--quiet", *vars_given]):
         return 2
     if paths:
         if format_id is None:
@@ -388,6 +391,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     land.add_argument("--format", dest="format_id")
     land.add_argument("--stream", default=None, help="stream name (default: the format id; topic/partition for Kafka records)")
+    land.add_argument("--vars", dest="dbt_vars", default=None,
+                      help="dbt vars (YAML or JSON) over dbt_project.yml's, as given to the builds: "
+                      "cdc_landing_schema and cdc_formats say where and what lands")
     watch = commands.add_parser("watch", help="land files as they appear and build after each batch (one warm Spark)")
     watch.add_argument("paths", nargs="*", help="folders or files to watch (default landing/<format>/)")
     watch.add_argument("--format", dest="format_id", help="the format of every given path")
@@ -432,7 +438,7 @@ def main(argv: list[str] | None = None) -> int:
     schema = os.environ.get("CDC_SCHEMA", "cdc")
 
     if args.command == "land":
-        return command_land(project_dir, args.paths, args.format_id, args.stream)
+        return command_land(project_dir, args.paths, args.format_id, args.stream, args.dbt_vars)
     if args.command == "dbt":
         return 0 if run_dbt(project_dir, args.dbt_args) else 1
     if args.command == "watch":

@@ -168,3 +168,24 @@ def test_file_names_and_spark_paths():
     assert spark_file_key("file:/tmp/a%20b%23c%25.jsonl") == "/tmp/a b#c%.jsonl"
     assert spark_file_key("file:///tmp/x.jsonl") == "/tmp/x.jsonl"
     assert spark_file_key("s3a://bucket/a%20b.jsonl") == "s3a://bucket/a b.jsonl"
+
+
+def test_the_cli_lands_where_its_vars_say(landing, monkeypatch, capsys):
+    """`cdc-pipeline land --vars` lands into the landing schema of those vars (the one the
+    builds given the same `--vars` read), not dbt_project.yml's."""
+    import json
+
+    from python_udfs.pipeline.cli import main
+
+    monkeypatch.setenv("DBT_TARGET_PATH", str(landing.work_dir / "target"))
+    monkeypatch.setenv("DBT_LOG_PATH", str(landing.work_dir / "logs"))
+    path = landing.work_dir / "cli" / "orders.jsonl"
+    path.parent.mkdir()
+    path.write_bytes(b'{"cli": 1}\n{"cli": 2}\n')
+    dbt_vars = json.dumps({"cdc_formats": ["canal"], "cdc_landing_schema": f"{landing.schema}_landing"})
+    assert main(["--project-dir", str(PROJECT_DIR), "land", "--format", "canal", "--vars", dbt_vars, str(path)]) == 0
+    assert f"landed 2 new messages into {landing.schema}_landing.raw_canal" in capsys.readouterr().out
+    origin = origin_name(path, PROJECT_DIR)
+    assert {k: v for k, v in landed_rows(landing).items() if k[0] == origin} == {
+        (origin, 1): '{"cli": 1}', (origin, 2): '{"cli": 2}',
+    }
