@@ -39,15 +39,9 @@ lint-checks:
 	$(BIN)/ruff check python_udfs tests
 	$(BIN)/sqlfluff lint --processes 2 models tests/data_tests
 
-# The lint runs beside the tests at the lowest CPU priority (nice 19), so it takes only the
-# CPU the test workers leave idle (JVM starts, waits on subprocesses, the last minutes when
-# one worker is done) instead of 85 s after them. Its output follows the tests' in
-# logs/lint.log and on the terminal; `make test` fails when either fails.
 test: install
-	@mkdir -p logs; nice -n 19 $(MAKE) --no-print-directory lint-checks > logs/lint.log 2>&1 & lint=$$!; \
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder; tests=$$?; \
-	wait $$lint; linted=$$?; echo "--- lint (make lint-checks, beside the tests):"; cat logs/lint.log; \
-	test $$tests -eq 0 -a $$linted -eq 0
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
+	$(MAKE) lint-checks
 
 # Debian's Chromium for tests/pytest/test_docs_site.py (Playwright drives it; no browser
 # download). Needs root; does nothing when chromium is already installed.
