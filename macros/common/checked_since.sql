@@ -90,12 +90,18 @@
     {%- endif -%}
     {%- set writes_base = adapter.cdc_invocation_notes(invocation_id).get('cdc.write_layer:' ~ this) == 'base' -%}
     {%- if writes_base and cdc_table_property(this, 'cdc.base_through') is not none -%}
-        {%- do cdc_forget_properties(this) -%}
-        {%- call statement('forget_base_layer_marks') -%}
-            alter table {{ this }} unset tblproperties if exists ('cdc.base_through')
-        {%- endcall -%}
+        {%- do unset_base_layer_marks() -%}
     {%- endif -%}
     {{ return('') }}
+{% endmacro %}
+
+
+{#- Removes `cdc.base_through` from this model's table (both hooks below). -#}
+{% macro unset_base_layer_marks() %}
+    {%- do cdc_forget_properties(this) -%}
+    {%- call statement('unset_base_layer_marks') -%}
+        alter table {{ this }} unset tblproperties if exists ('cdc.base_through')
+    {%- endcall -%}
 {% endmacro %}
 
 
@@ -120,10 +126,7 @@
         {%- endcall -%}
     {%- elif wrote_base -%}
         {#- no marks to say when: without the property every key is checked until a run records one -#}
-        {%- do cdc_forget_properties(this) -%}
-        {%- call statement('record_base_layer_marks') -%}
-            alter table {{ this }} unset tblproperties if exists ('cdc.base_through')
-        {%- endcall -%}
+        {%- do unset_base_layer_marks() -%}
     {%- endif -%}
     {{ return('') }}
 {% endmacro %}
