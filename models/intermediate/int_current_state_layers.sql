@@ -42,100 +42,106 @@ refresh_mark as (
 -- The prior rows this run rewrites (the delta layer and every key a new change touches or a
 -- table cleared now holds; every row when compacting), marked `is_touched` where the key is
 -- decided again; the rest is carried over as it is (macro touched_layer_rows).
-layer_rows as (
-    {{ touched_layer_rows('new_events', 'new_clearings', write_layer) }}
-),
+    layer_rows as (
+        {{ touched_layer_rows('new_events', 'new_clearings', write_layer) }}
+    ),
 
-prior_state as (
-    select
-        table_id,
-        row_key,
-        key_bucket,
-        {{ state_table_columns() }},
-        column_types,
-        last_operation as operation,
-        false as after_is_partial,
-        image_is_merged,
-        row_image as image,
-        is_deleted and deleted_by = 'delete' as is_deleted,
-        last_change_id as change_id,
-        sort_key,
-        committed_at,
-        landed_at
-    from layer_rows
-    where is_touched
-),
+    prior_state as (
+        select
+            table_id,
+            row_key,
+            key_bucket,
+            {{ state_table_columns() }},
+            column_types,
+            last_operation as operation,
+            false as after_is_partial,
+            image_is_merged,
+            row_image as image,
+            is_deleted and deleted_by = 'delete' as is_deleted,
+            last_change_id as change_id,
+            sort_key,
+            committed_at,
+            landed_at
+        from layer_rows
+        where is_touched
+    ),
 
-untouched_rows as (
-    select *
-    from layer_rows
-    where not is_touched
-        {%- if write_layer == 'delta' %}
-        -- (all of them delta rows: said, so that Spark skips the base layer here)
-        and state_layer = 'delta'
-        {%- endif %}
-),
+    untouched_rows as (
+        select *
+        from layer_rows
+        where
+            not is_touched
+            {%- if write_layer == 'delta' %}
+                -- (all of them delta rows: said, so that Spark skips the base layer here)
+                and state_layer = 'delta'
+            {%- endif %}
+    ),
 
-{%- if rebuild_merged_keys %}
+    {%- if rebuild_merged_keys %}
 
--- A prior row merged from partial images stands for changes below its sort_key: a change
--- that arrives late (below it, landed after it) may belong under the partials merged into it.
--- Such keys are rebuilt from all their changes in the change log, as a full rebuild does.
-rebuild_keys as (
-    select
-        keys_to_rebuild.table_id,
-        keys_to_rebuild.row_key
-    from {{ rebuild_keys_relation }} as keys_to_rebuild
-),
+        -- A prior row merged from partial images stands for changes below its sort_key: a change
+        -- that arrives late (below it, landed after it) may belong under the partials merged into it.
+        -- Such keys are rebuilt from all their changes in the change log, as a full rebuild does.
+        rebuild_keys as (
+            select
+                keys_to_rebuild.table_id,
+                keys_to_rebuild.row_key
+            from {{ rebuild_keys_relation }} as keys_to_rebuild
+        ),
 
--- rebuild_keys is broadcast: it is empty in the normal case and at most the new keys, while
--- Spark sizes it from the prior state and would shuffle the whole change log twice.
--- Inner and outer joins on it (it is distinct), not semi or anti joins: Spark pushes those
--- below a union, and change_log is a union over the staging models, so each branch got its
--- own copy of rebuild_keys' plan (25,180 plan nodes, 47 s in Spark on a 1% increment).
-rebuild_changes as (
-    select /*+ broadcast(rebuild_keys) */ changes.*
-    from {{ ref('change_log') }} as changes
-    inner join rebuild_keys
-        on changes.table_id = rebuild_keys.table_id
-        and changes.row_key = rebuild_keys.row_key
-    union all
-    select /*+ broadcast(rebuild_keys, own_key) */ moved.*
-    from {{ ref('change_log') }} as moved
-    inner join rebuild_keys
-        on moved.table_id = rebuild_keys.table_id
-        and moved.previous_row_key = rebuild_keys.row_key
-    left join rebuild_keys as own_key
-        on moved.table_id = own_key.table_id
-        and moved.row_key = own_key.row_key
-    where own_key.row_key is null
-),
+        -- rebuild_keys is broadcast: it is empty in the normal case and at most the new keys, while
+        -- Spark sizes it from the prior state and would shuffle the whole change log twice.
+        -- Inner and outer joins on it (it is distinct), not semi or anti joins: Spark pushes those
+        -- below a union, and change_log is a union over the staging models, so each branch got its
+        -- own copy of rebuild_keys' plan (25,180 plan nodes, 47 s in Spark on a 1% increment).
+        rebuild_changes as (
+            select /*+ broadcast(rebuild_keys) */ changes.*
+            from {{ ref('change_log') }} as changes
+            inner join rebuild_keys
+                on
+                    changes.table_id = rebuild_keys.table_id
+                    and changes.row_key = rebuild_keys.row_key
+            union all
+            select /*+ broadcast(rebuild_keys, own_key) */ moved.*
+            from {{ ref('change_log') }} as moved
+            inner join rebuild_keys
+                on
+                    moved.table_id = rebuild_keys.table_id
+                    and moved.previous_row_key = rebuild_keys.row_key
+            left join rebuild_keys as own_key
+                on
+                    moved.table_id = own_key.table_id
+                    and moved.row_key = own_key.row_key
+            where own_key.row_key is null
+        ),
 
-rebuilt_events as (
-    select /*+ broadcast(rebuild_keys) */ events.*
-    from ({{ state_events('rebuild_changes') }}) as events
-    inner join rebuild_keys
-        on events.table_id = rebuild_keys.table_id
-        and events.row_key = rebuild_keys.row_key
-),
-{%- endif %}
+        rebuilt_events as (
+            select /*+ broadcast(rebuild_keys) */ events.*
+            from ({{ state_events('rebuild_changes') }}) as events
+            inner join rebuild_keys
+                on
+                    events.table_id = rebuild_keys.table_id
+                    and events.row_key = rebuild_keys.row_key
+        ),
+    {%- endif %}
 {% endif %}
 
 candidates as (
     {% if rebuild_merged_keys %}
     -- (an outer join on rebuild_keys, not an anti join: see rebuild_changes)
-    select /*+ broadcast(rebuild_keys) */ kept.*
-    from (
-        select * from new_events
+        select /*+ broadcast(rebuild_keys) */ kept.*
+        from (
+            select * from new_events
+            union all
+            select * from prior_state
+        ) as kept
+        left join rebuild_keys
+            on
+                kept.table_id = rebuild_keys.table_id
+                and kept.row_key = rebuild_keys.row_key
+        where rebuild_keys.row_key is null
         union all
-        select * from prior_state
-    ) as kept
-    left join rebuild_keys
-        on kept.table_id = rebuild_keys.table_id
-        and kept.row_key = rebuild_keys.row_key
-    where rebuild_keys.row_key is null
-    union all
-    select * from rebuilt_events
+        select * from rebuilt_events
     {% elif is_incremental() %}
     select * from new_events
     union all
@@ -228,33 +234,33 @@ final as (
     left join table_clearings
         on latest.table_id = table_clearings.table_id
     {%- if is_incremental() %}
-    union all
-    -- unchanged rows carried over: only the marks are new
-    select
-        untouched_rows.table_id,
-        untouched_rows.row_key,
-        untouched_rows.source_format,
-        untouched_rows.source_system,
-        untouched_rows.source_database,
-        untouched_rows.source_schema,
-        untouched_rows.source_table,
-        untouched_rows.primary_key_columns,
-        untouched_rows.row_key_kind,
-        untouched_rows.row_image,
-        untouched_rows.image_is_merged,
-        untouched_rows.column_types,
-        untouched_rows.is_deleted,
-        untouched_rows.deleted_by,
-        untouched_rows.last_operation,
-        untouched_rows.last_change_id,
-        untouched_rows.sort_key,
-        untouched_rows.committed_at,
-        untouched_rows.landed_at,
-        refresh_mark.refreshed_through,
-        refresh_mark.refreshed_through_by_format,
-        untouched_rows.key_bucket
-    from untouched_rows
-    cross join refresh_mark
+        union all
+        -- unchanged rows carried over: only the marks are new
+        select
+            untouched_rows.table_id,
+            untouched_rows.row_key,
+            untouched_rows.source_format,
+            untouched_rows.source_system,
+            untouched_rows.source_database,
+            untouched_rows.source_schema,
+            untouched_rows.source_table,
+            untouched_rows.primary_key_columns,
+            untouched_rows.row_key_kind,
+            untouched_rows.row_image,
+            untouched_rows.image_is_merged,
+            untouched_rows.column_types,
+            untouched_rows.is_deleted,
+            untouched_rows.deleted_by,
+            untouched_rows.last_operation,
+            untouched_rows.last_change_id,
+            untouched_rows.sort_key,
+            untouched_rows.committed_at,
+            untouched_rows.landed_at,
+            refresh_mark.refreshed_through,
+            refresh_mark.refreshed_through_by_format,
+            untouched_rows.key_bucket
+        from untouched_rows
+        cross join refresh_mark
     {%- endif %}
 )
 

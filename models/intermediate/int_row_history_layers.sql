@@ -66,66 +66,67 @@ new_versions as (
 -- The stored versions this run rewrites: the delta layer and every version of a key a new
 -- change touches or a table cleared now holds (all of them when compacting), marked
 -- `is_touched` where the key's versions are built again (macro touched_layer_rows).
-layer_rows as (
-    {{ touched_layer_rows('new_versions', 'new_clearings', write_layer) }}
-),
+    layer_rows as (
+        {{ touched_layer_rows('new_versions', 'new_clearings', write_layer) }}
+    ),
 
-prior_versions as (
-    select
-        table_id,
-        row_key,
-        key_bucket,
-        source_format,
-        change_id,
-        operation,
-        is_deleted as is_deletion,
-        after_is_partial,
-        change_image,
-        sort_key,
-        -- the commit time as the change log had it: a stored valid_from equal to the one of
-        -- the version before was carried over from it (see `timed`), so it was unknown
-        case
-            when valid_from <=> lag(valid_from) over (partition by table_id, row_key order by sort_key) then null
-            else valid_from
-        end as committed_at,
-        landed_at
-    from layer_rows
-    where is_touched
-),
-{%- if update_pairs_models %}
+    prior_versions as (
+        select
+            table_id,
+            row_key,
+            key_bucket,
+            source_format,
+            change_id,
+            operation,
+            is_deleted as is_deletion,
+            after_is_partial,
+            change_image,
+            sort_key,
+            -- the commit time as the change log had it: a stored valid_from equal to the one of
+            -- the version before was carried over from it (see `timed`), so it was unknown
+            case
+                when valid_from <=> lag(valid_from) over (partition by table_id, row_key order by sort_key) then null
+                else valid_from
+            end as committed_at,
+            landed_at
+        from layer_rows
+        where is_touched
+    ),
+    {%- if update_pairs_models %}
 
--- An old-row half of an update whose new-row half came later (the formats' update pairs
--- models) is no version of its own any more: change_log shows the pair as one update.
-unpaired_prior_versions as (
-    select /*+ broadcast(paired_old_rows) */ prior_versions.*
-    from prior_versions
-    left join (
-        {%- for pairs_model in update_pairs_models %}
-        select pairs.old_row_change_id from {{ model_relation(pairs_model) }} as pairs
-        {{- "\n        union all" if not loop.last }}
-        {%- endfor %}
-    ) as paired_old_rows
-        on prior_versions.change_id = paired_old_rows.old_row_change_id
-    where paired_old_rows.old_row_change_id is null
-),
-{%- endif %}
+        -- An old-row half of an update whose new-row half came later (the formats' update pairs
+        -- models) is no version of its own any more: change_log shows the pair as one update.
+        unpaired_prior_versions as (
+            select /*+ broadcast(paired_old_rows) */ prior_versions.*
+            from prior_versions
+            left join (
+                {%- for pairs_model in update_pairs_models %}
+                    select pairs.old_row_change_id from {{ model_relation(pairs_model) }} as pairs
+                    {{- "\n        union all" if not loop.last }}
+                {%- endfor %}
+            ) as paired_old_rows
+                on prior_versions.change_id = paired_old_rows.old_row_change_id
+            where paired_old_rows.old_row_change_id is null
+        ),
+    {%- endif %}
 
-untouched_rows as (
-    select *
-    from layer_rows
-    where not is_touched
-        {%- if write_layer == 'delta' %}
-        -- (all of them delta rows: said, so that Spark skips the base layer here)
-        and state_layer = 'delta'
-        {%- endif %}
-),
+    untouched_rows as (
+        select *
+        from layer_rows
+        where
+            not is_touched
+            {%- if write_layer == 'delta' %}
+                -- (all of them delta rows: said, so that Spark skips the base layer here)
+                and state_layer = 'delta'
+            {%- endif %}
+    ),
 {% endif %}
 
 versions as (
     select * from new_versions
     {% if is_incremental() %}
-    union all
-    select * from {{ 'unpaired_prior_versions' if update_pairs_models else 'prior_versions' }}
+        union all
+        select * from {{ 'unpaired_prior_versions' if update_pairs_models else 'prior_versions' }}
     {% endif %}
 ),
 
@@ -274,29 +275,29 @@ final as (
             and ordered.row_key = closing_clearings.row_key
             and ordered.sort_key = closing_clearings.sort_key
     {%- if is_incremental() %}
-    union all
-    -- unchanged versions carried over: only the marks are new
-    select
-        untouched_rows.table_id,
-        untouched_rows.row_key,
-        untouched_rows.source_format,
-        untouched_rows.change_id,
-        untouched_rows.operation,
-        untouched_rows.is_deleted,
-        untouched_rows.after_is_partial,
-        untouched_rows.change_image,
-        untouched_rows.row_image,
-        untouched_rows.sort_key,
-        untouched_rows.valid_from,
-        untouched_rows.valid_to,
-        untouched_rows.ended_by,
-        untouched_rows.is_current,
-        untouched_rows.landed_at,
-        refresh_mark.refreshed_through,
-        refresh_mark.refreshed_through_by_format,
-        untouched_rows.key_bucket
-    from untouched_rows
-    cross join refresh_mark
+        union all
+        -- unchanged versions carried over: only the marks are new
+        select
+            untouched_rows.table_id,
+            untouched_rows.row_key,
+            untouched_rows.source_format,
+            untouched_rows.change_id,
+            untouched_rows.operation,
+            untouched_rows.is_deleted,
+            untouched_rows.after_is_partial,
+            untouched_rows.change_image,
+            untouched_rows.row_image,
+            untouched_rows.sort_key,
+            untouched_rows.valid_from,
+            untouched_rows.valid_to,
+            untouched_rows.ended_by,
+            untouched_rows.is_current,
+            untouched_rows.landed_at,
+            refresh_mark.refreshed_through,
+            refresh_mark.refreshed_through_by_format,
+            untouched_rows.key_bucket
+        from untouched_rows
+        cross join refresh_mark
     {%- endif %}
 )
 

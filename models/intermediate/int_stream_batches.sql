@@ -106,9 +106,9 @@ new_batches as (
 
 select * from new_batches
 {%- if is_incremental() %}
-union all
--- Earlier batches, outside this build's read window, as they were.
-select prior.*
-from {{ this }} as prior
-where not {{ landed_since_mark('prior', window) }}
+    union all
+    -- Earlier batches, outside this build's read window, as they were.
+    select earlier.*
+    from {{ this }} as earlier
+    where not {{ landed_since_mark('earlier', window) }}
 {%- endif %}
