@@ -71,52 +71,57 @@ def _step(time_ms: int, windows: dict) -> str:
     return "other"
 
 
+def read_events(event_dir: Path):
+    """Every event of a Spark event log folder (its files in name order), parsed."""
+    files = [p for p in Path(event_dir).rglob("*") if p.is_file() and not p.name.startswith((".", "appstatus"))]
+    for path in sorted(files):
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            for line in handle:
+                try:
+                    yield json.loads(line)
+                except ValueError:
+                    continue
+
+
 def summarize(event_dir: Path, windows: dict | None = None, top: int = 8) -> dict:
     """``windows``: step -> (start ms, end ms) epoch; executions are grouped per step too."""
     windows = windows or {}
     executions: dict[int, dict] = {}
     stage_execution: dict[int, int] = {}
     stages: list[dict] = []
-    files = [p for p in Path(event_dir).rglob("*") if p.is_file() and not p.name.startswith((".", "appstatus"))]
-    for path in sorted(files):
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            for line in handle:
-                try:
-                    event = json.loads(line)
-                except ValueError:
-                    continue
-                kind = event.get("Event", "")
-                if kind.endswith("SQLExecutionStart"):
-                    root = event.get("rootExecutionId", event["executionId"])
-                    executions[event["executionId"]] = {
-                        "root": root in (None, -1, event["executionId"]),
-                        "owner": _owner(event),
-                        "start": event["time"],
-                        "end": None,
-                        "plan_nodes": _plan_nodes(event.get("physicalPlanDescription") or ""),
-                    }
-                elif kind.endswith("SQLExecutionEnd"):
-                    if event["executionId"] in executions:
-                        executions[event["executionId"]]["end"] = event["time"]
-                elif kind == "SparkListenerJobStart":
-                    execution = (event.get("Properties") or {}).get("spark.sql.execution.id")
-                    if execution is not None:
-                        for stage_id in event.get("Stage IDs", []):
-                            stage_execution[stage_id] = int(execution)
-                elif kind == "SparkListenerStageCompleted":
-                    info = event["Stage Info"]
-                    figures = defaultdict(int)
-                    for accumulable in info.get("Accumulables", []):
-                        name = METRICS.get(accumulable.get("Name"))
-                        if name:
-                            figures[name] += int(accumulable.get("Value") or 0)
-                    stages.append({
-                        "stage": info["Stage ID"],
-                        "name": info.get("Stage Name", ""),
-                        "tasks": info.get("Number of Tasks"),
-                        "wall_ms": (info.get("Completion Time") or 0) - (info.get("Submission Time") or 0),
-                        **figures,
-                    })
+    for event in read_events(event_dir):
+        kind = event.get("Event", "")
+        if kind.endswith("SQLExecutionStart"):
+            root = event.get("rootExecutionId", event["executionId"])
+            executions[event["executionId"]] = {
+                "root": root in (None, -1, event["executionId"]),
+                "owner": _owner(event),
+                "start": event["time"],
+                "end": None,
+                "plan_nodes": _plan_nodes(event.get("physicalPlanDescription") or ""),
+            }
+        elif kind.endswith("SQLExecutionEnd"):
+            if event["executionId"] in executions:
+                executions[event["executionId"]]["end"] = event["time"]
+        elif kind == "SparkListenerJobStart":
+            execution = (event.get("Properties") or {}).get("spark.sql.execution.id")
+            if execution is not None:
+                for stage_id in event.get("Stage IDs", []):
+                    stage_execution[stage_id] = int(execution)
+        elif kind == "SparkListenerStageCompleted":
+            info = event["Stage Info"]
+            figures = defaultdict(int)
+            for accumulable in info.get("Accumulables", []):
+                name = METRICS.get(accumulable.get("Name"))
+                if name:
+                    figures[name] += int(accumulable.get("Value") or 0)
+            stages.append({
+                "stage": info["Stage ID"],
+                "name": info.get("Stage Name", ""),
+                "tasks": info.get("Number of Tasks"),
+                "wall_ms": (info.get("Completion Time") or 0) - (info.get("Submission Time") or 0),
+                **figures,
+            })
     per_owner: dict[str, dict] = defaultdict(lambda: defaultdict(int))
     for execution in executions.values():
         execution["owner"] = f"{_step(execution['start'], windows)}: {execution['owner']}"

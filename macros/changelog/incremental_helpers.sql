@@ -583,6 +583,21 @@
 
 
 {#
+    The CTE body `untouched_rows` of the layers models (incremental runs): the rows of
+    `layer_rows` (touched_layer_rows) carried over as they are. When this run writes the delta
+    layer they are all delta rows, and saying so lets Spark skip the base layer's files.
+#}
+{% macro untouched_layer_rows(layer_rows, write_layer) -%}
+    select *
+    from {{ layer_rows }}
+    where not is_touched
+    {%- if write_layer == 'delta' %}
+        and state_layer = 'delta'
+    {%- endif %}
+{%- endmacro %}
+
+
+{#
     The rows a layers model writes: `final_rows` (a CTE of its columns, without the layer)
     into `write_layer` (state_write_layer), and the delta layer's placeholder row (every column
     null). The placeholder makes a dynamic partition overwrite replace the delta layer even

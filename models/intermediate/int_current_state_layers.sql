@@ -67,14 +67,7 @@ refresh_mark as (
     ),
 
     untouched_rows as (
-        select *
-        from layer_rows
-        where
-            not is_touched
-            {%- if write_layer == 'delta' %}
-                -- (all of them delta rows: said, so that Spark skips the base layer here)
-                and state_layer = 'delta'
-            {%- endif %}
+        {{ untouched_layer_rows('layer_rows', write_layer) }}
     ),
 
     {%- if rebuild_merged_keys %}

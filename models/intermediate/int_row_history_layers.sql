@@ -111,14 +111,7 @@ new_versions as (
     {%- endif %}
 
     untouched_rows as (
-        select *
-        from layer_rows
-        where
-            not is_touched
-            {%- if write_layer == 'delta' %}
-                -- (all of them delta rows: said, so that Spark skips the base layer here)
-                and state_layer = 'delta'
-            {%- endif %}
+        {{ untouched_layer_rows('layer_rows', write_layer) }}
     ),
 {% endif %}
 

@@ -10,27 +10,22 @@ from collections import defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
-from bench.profile import _owner  # noqa: E402
+from bench.profile import _owner, read_events  # noqa: E402
 
 
 def main(run: Path) -> None:
     windows = json.loads((run / "result.json").read_text())["steps"]
     executions = {}
-    for path in sorted(p for p in (run / "eventlog").rglob("*") if p.is_file() and not p.name.startswith(".")):
-        for line in open(path, errors="replace"):
-            try:
-                event = json.loads(line)
-            except ValueError:
-                continue
-            kind = event.get("Event", "")
-            if kind.endswith("SQLExecutionStart"):
-                root = event.get("rootExecutionId", event["executionId"])
-                executions[event["executionId"]] = {
-                    "owner": _owner(event), "start": event["time"], "root": root in (None, -1, event["executionId"]),
-                    "description": (event.get("description") or "").replace("\n", " ")[:230],
-                }
-            elif kind.endswith("SQLExecutionEnd") and event["executionId"] in executions:
-                executions[event["executionId"]]["end"] = event["time"]
+    for event in read_events(run / "eventlog"):
+        kind = event.get("Event", "")
+        if kind.endswith("SQLExecutionStart"):
+            root = event.get("rootExecutionId", event["executionId"])
+            executions[event["executionId"]] = {
+                "owner": _owner(event), "start": event["time"], "root": root in (None, -1, event["executionId"]),
+                "description": (event.get("description") or "").replace("\n", " ")[:230],
+            }
+        elif kind.endswith("SQLExecutionEnd") and event["executionId"] in executions:
+            executions[event["executionId"]]["end"] = event["time"]
 
     def step(time_ms: int) -> str:
         for name, figures in windows.items():
