@@ -448,8 +448,6 @@ def land_files(
 ) -> LandingResult:
     """Land every message of ``paths`` (local files, folders, globs or filesystem URIs) into
     ``<landing_schema>.raw_<format_id>``, in one insert."""
-    from pyspark.sql import functions as F
-
     table = f"{landing_schema}.raw_{format_id}"
     if not spark.catalog.tableExists(table):
         raise SystemExit(
@@ -460,9 +458,46 @@ def land_files(
     listed = [_local_source(p, project_dir) for p in message_files([p for p in paths if not is_uri(p)], format_id)]
     listed += [_uri_source(u, project_dir) for u in uri_files(spark, [p for p in paths if is_uri(p)], format_id)]
     sources = list({source.key: source for source in listed}.values())  # a file named twice lands once
+    origins = sorted({s.origin for s in sources})
+    spark.createDataFrame([(o,) for o in origins], "origin string").createOrReplaceTempView(
+        "cdc_landing_origins"
+    )
+    try:
+        return _land_sources(spark, format_id, table, sources, stream_name, scratch_dir, progress)
+    finally:
+        spark.catalog.dropTempView("cdc_landing_origins")
+
+
+def _land_sources(
+    spark: SparkSession,
+    format_id: str,
+    table: str,
+    sources: list[SourceFile],
+    stream_name: str | None,
+    scratch_dir: Path | None,
+    progress: bool,
+) -> LandingResult:
+    """land_files' work once the files are listed (their origins in the temporary view
+    ``cdc_landing_origins``)."""
+    from pyspark.sql import functions as F
+
+    # One read of the table's lineage columns before the insert: its latest landing time, and
+    # whether any of these files, or any Kafka record, landed before (only then do the
+    # incoming lines need the anti join below).
+    seen = spark.sql(
+        f"""
+        select
+            cast(max(existing.landed_at) as string) as latest,
+            count(files.origin) > 0 as files_landed_before,
+            count_if(existing.origin_partition is not null) > 0 as records_landed_before
+        from {table} as existing
+        left join cdc_landing_origins as files
+            on existing.origin = files.origin
+        """
+    ).first()
     # Landing time is the batch's identity in the pipeline: keep it strictly increasing.
     # (As text: collected timestamps would be shifted to this machine's time zone.)
-    latest = spark.sql(f"select cast(max(landed_at) as string) as latest from {table}").first()["latest"]
+    latest = seen["latest"]
     landed_at = dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)
     if latest is not None and dt.datetime.fromisoformat(latest) >= landed_at:
         landed_at = dt.datetime.fromisoformat(latest) + dt.timedelta(microseconds=1)
@@ -497,21 +532,17 @@ def land_files(
 
         # Messages landed before are skipped. File lines: only files landed before need the
         # anti join. Kafka records: any record of the table may be the same record again.
-        origins = sorted({s.origin for s in sources})
-        spark.createDataFrame([(o,) for o in origins], "origin string").createOrReplaceTempView(
-            "cdc_landing_origins"
-        )
-        landed_before = spark.sql(
-            f"""
-            select existing.origin, existing.origin_partition, existing.origin_offset
-            from {table} as existing
-            left semi join cdc_landing_origins as files
-                on existing.origin = files.origin
-            {"union all select origin, origin_partition, origin_offset from " + table
-             + " where origin_partition is not null" if records else ""}
-            """
-        )
-        if landed_before.limit(1).count():
+        if seen["files_landed_before"] or (records and seen["records_landed_before"]):
+            landed_before = spark.sql(
+                f"""
+                select existing.origin, existing.origin_partition, existing.origin_offset
+                from {table} as existing
+                left semi join cdc_landing_origins as files
+                    on existing.origin = files.origin
+                {"union all select origin, origin_partition, origin_offset from " + table
+                 + " where origin_partition is not null" if records else ""}
+                """
+            )
             before = landed_before.alias("before")
             incoming = incoming.alias("incoming").join(
                 before,
@@ -544,7 +575,6 @@ def land_files(
                 f"select count(*) as n from {table} where landing_batch_id = '{result.batch_id}'"
                 f" and landed_at = timestamp'{landed_at.isoformat(sep=' ')}'"
             ).first()["n"]
-        spark.catalog.dropTempView("cdc_landing_origins")
         return result
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
