@@ -52,16 +52,8 @@
     {%- if not marks -%}
         {{ return(none) }}
     {%- endif -%}
-    {%- for layer in layers -%}
-        {%- set base_text = cdc_table_property(layer, 'cdc.base_through') -%}
-        {%- if base_text is none -%}
-            {{ return(none) }}
-        {%- endif -%}
-        {%- for format_id, base_mark in cdc_parse_read_through(base_text).items() -%}
-            {%- if format_id in marks and base_mark > marks[format_id] -%}
-                {{ return(none) }}
-            {%- endif -%}
-        {%- endfor -%}
+    {%- for layer in layers if not state_base_layer_written_by(layer, marks) -%}
+        {{ return(none) }}
     {%- endfor -%}
     {%- set queries = [] -%}
     {%- for key_column in ['row_key', 'previous_row_key'] -%}
@@ -75,6 +67,28 @@
             ~ " as layer_rows where layer_rows.state_layer = 'delta' and layer_rows.table_id is not null") -%}
     {%- endfor -%}
     {{ return(queries | join('\nunion\n')) }}
+{% endmacro %}
+
+
+{#
+    Whether the base layer of the layered state model `layer` (a relation) was last written by
+    a run that read no further than `marks` ({format id: timestamp text}) for any format in
+    them: its `cdc.base_through` (record_base_layer_marks) is known and not after them. Then
+    every row its view shows that changed after the marks is a row of its delta layer (a
+    delta-layer run rewrites every key a change touches there; only a compaction or full build
+    writes the base layer). State tests and the column checks of the state views
+    (checks_together.sql, meta `cdc_state_layers_model`) then check the delta layer's keys.
+#}
+{% macro state_base_layer_written_by(layer, marks) %}
+    {%- set base_text = cdc_table_property(layer, 'cdc.base_through') -%}
+    {%- if base_text is none -%}
+        {{ return(false) }}
+    {%- endif -%}
+    {%- for format_id, base_mark in cdc_parse_read_through(base_text).items()
+          if format_id in marks and base_mark > marks[format_id] -%}
+        {{ return(false) }}
+    {%- endfor -%}
+    {{ return(true) }}
 {% endmacro %}
 
 

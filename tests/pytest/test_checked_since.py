@@ -29,6 +29,8 @@ STAGED = "assert_every_landed_message_is_staged"
 CURRENT = "assert_current_state_matches_latest_change"
 HISTORY = "assert_row_history_agrees_with_current_state"
 LAYERS = ("int_current_state_layers", "int_row_history_layers")
+OPERATION_CHECK = "accepted_values_current_state_last_operation__insert__update__delete__read"
+DELETED_BY_CHECK = "accepted_values_current_state_deleted_by__delete__truncate"
 
 
 def canal_insert(id_: int, es: int) -> str:
@@ -222,17 +224,19 @@ def base_through(pipeline) -> dict[str, str]:
     return found
 
 
-def edit_state_sort_key(pipeline, layer: str, key: dict, sort_key: str) -> None:
-    """Write `sort_key` into one row of current_state's layers by hand (outside dbt)."""
+def edit_state(pipeline, layer: str, key: dict, **values: str) -> None:
+    """Write `values` ({column: text}) into one row of current_state's layers by hand
+    (outside dbt)."""
     pipeline.sql("create table {s}_staging.layers_copy as select * from {s}_staging.int_current_state_layers")
     columns = list(pipeline.sql("select * from {s}_staging.layers_copy limit 1")[0])
-    edited = (
-        f"case when state_layer = '{layer}' and table_id = '{key['table_id']}'"
-        f" and row_key = '{key['row_key']}' then '{sort_key}' else sort_key end as sort_key"
-    )
+    edited = {
+        column: f"case when state_layer = '{layer}' and table_id = '{key['table_id']}'"
+        f" and row_key = '{key['row_key']}' then '{value}' else {column} end as {column}"
+        for column, value in values.items()
+    }
     pipeline.sql(
         "insert overwrite table {s}_staging.int_current_state_layers select "
-        + ", ".join(edited if c == "sort_key" else c for c in columns)
+        + ", ".join(edited.get(c, c) for c in columns)
         + " from {s}_staging.layers_copy"
     )
     pipeline.sql("drop table {s}_staging.layers_copy")
@@ -240,9 +244,21 @@ def edit_state_sort_key(pipeline, layer: str, key: dict, sort_key: str) -> None:
 
 def state_row(pipeline, layer: str, row_key: str) -> dict:
     return pipeline.sql(
-        "select table_id, row_key, sort_key from {s}_staging.int_current_state_layers"
+        "select table_id, row_key, sort_key, last_operation from {s}_staging.int_current_state_layers"
         f" where state_layer = '{layer}' and table_id = 'store.checked' and row_key = '{row_key}'"
     )[0]
+
+
+def checked_rows_source(pipeline, view: str) -> str:
+    """What the last combined query of `view`'s column checks read: its layers model's delta
+    layer, or the whole view."""
+    log = (pipeline.work_dir / "logs" / "dbt.log").read_text(encoding="utf-8", errors="replace")
+    delta = f"_staging.int_{view}_layers where state_layer = 'delta' and table_id is not null) as checked_rows"
+    # (one line each; a state test's own SQL names the view `checked_rows` too, on a line of its own)
+    queries = [line for line in log.splitlines()
+               if line.startswith("select ") and (delta in line or f".{view} as checked_rows" in line)]
+    assert queries, f"no combined checks query of {view} in the log"
+    return "delta" if delta in queries[-1] else "view"
 
 
 def test_state_tests_check_the_changed_keys_until_a_compaction(make_pipeline):
@@ -259,23 +275,39 @@ def test_state_tests_check_the_changed_keys_until_a_compaction(make_pipeline):
         assert results(pipeline)[name]["status"] == "pass"
         assert "left semi join checked_keys" in compiled_test(pipeline, name), name
     assert base_through(pipeline) == first  # the delta layer only
+    # the views' column checks counted their delta layer's rows (meta cdc_state_layers_model),
+    # rows the view shows as they are
+    assert checked_rows_source(pipeline, "current_state") == "delta"
+    assert checked_rows_source(pipeline, "row_history") == "delta"
+    for view, layers in (("current_state", LAYERS[0]), ("row_history", LAYERS[1])):
+        columns = ", ".join(r["col_name"] for r in pipeline.sql(f"describe {{s}}.{view}"))
+        assert pipeline.sql(  # (as JSON text: set operations take no map columns)
+            f"select to_json(struct({columns})) as r from {{s}}_staging.{layers}"
+            f" where state_layer = 'delta' and table_id is not null"
+            f" except all select to_json(struct({columns})) as r from {{s}}.{view}"
+        ) == [], view
 
     untouched, touched = state_row(pipeline, "base", "1"), state_row(pipeline, "delta", "21")
-    # Two rows edited by hand (outside dbt): one in the delta layer, one of a key in the base
-    # layer that no later change touches. The next build's scoped check finds the first
-    # only; `dbt test` checks every key and finds the second.
-    edit_state_sort_key(pipeline, "delta", touched, "0")
-    edit_state_sort_key(pipeline, "base", untouched, "0")
+    # Rows edited by hand (outside dbt): in the delta layer, and of a key in the base layer
+    # that no later change touches. The next build's scoped checks find the first only;
+    # `dbt test` checks every key and finds the second.
+    edit_state(pipeline, "delta", touched, sort_key="0", last_operation="bogus")
+    edit_state(pipeline, "base", untouched, sort_key="0", deleted_by="bogus")
     # (26 new keys: the delta layer then outgrows the base layer's 20 rows)
     pipeline.land("canal", [canal_insert(i, 1_800_000_000_000 + i * 1_000) for i in range(22, 48)])
     pipeline.dbt("build", expect_success=False)
     assert results(pipeline)[CURRENT]["status"] == "fail"
     assert results(pipeline)[CURRENT]["failures"] == 1
     assert "left semi join checked_keys" in compiled_test(pipeline, CURRENT)
+    assert results(pipeline)[OPERATION_CHECK]["status"] == "fail"
+    assert results(pipeline)[OPERATION_CHECK]["failures"] == 1
+    assert results(pipeline)[DELETED_BY_CHECK]["status"] == "pass"
+    assert checked_rows_source(pipeline, "current_state") == "delta"
     assert base_through(pipeline) == first  # no compaction yet
-    edit_state_sort_key(pipeline, "delta", touched, touched["sort_key"])
-    assert not pipeline.dbt("test", "--select", CURRENT, expect_success=False).success
+    edit_state(pipeline, "delta", touched, sort_key=touched["sort_key"], last_operation=touched["last_operation"])
+    assert not pipeline.dbt("test", "--select", CURRENT, DELETED_BY_CHECK, expect_success=False).success
     assert results(pipeline)[CURRENT]["failures"] == 1
+    assert results(pipeline)[DELETED_BY_CHECK]["failures"] == 1
 
     # the next run compacts (rewrites the base layer): its state tests check every key
     pipeline.land("canal", [canal_insert(50, 1_800_000_050_000)])
@@ -285,3 +317,5 @@ def test_state_tests_check_the_changed_keys_until_a_compaction(make_pipeline):
     assert results(pipeline)[CURRENT]["status"] == "fail"
     assert results(pipeline)[CURRENT]["failures"] == 1
     assert "left semi join checked_keys" not in compiled_test(pipeline, CURRENT)
+    assert results(pipeline)[DELETED_BY_CHECK]["failures"] == 1
+    assert checked_rows_source(pipeline, "current_state") == "view"

@@ -135,6 +135,33 @@
 {%- endmacro -%}
 
 
+{#- The layered state model (a graph node) a state view's meta `cdc_state_layers_model` names,
+    or none. -#}
+{%- macro cdc_state_layers_node(meta) -%}
+    {%- set name = meta.get('cdc_state_layers_model') -%}
+    {%- for candidate in graph.nodes.values()
+          if name and candidate.resource_type == 'model' and candidate.name == name -%}
+        {{ return(candidate) }}
+    {%- endfor -%}
+    {{ return(none) }}
+{%- endmacro -%}
+
+
+{#- Whether every test of `tests` decides each (table_id, row_key)'s rows on their own: not_null
+    and accepted_values, and uniqueness over columns that include table_id and row_key. -#}
+{%- macro cdc_checks_are_per_key(tests) -%}
+    {%- for test in tests -%}
+        {%- set name = test.test_metadata.name -%}
+        {%- set columns = test.test_metadata.kwargs.get('combination_of_columns') or [] -%}
+        {%- if not (name in ('not_null', 'accepted_values')
+                    or (name == 'unique_combination_of_columns' and 'table_id' in columns and 'row_key' in columns)) -%}
+            {{ return(false) }}
+        {%- endif -%}
+    {%- endfor -%}
+    {{ return(tests | length > 0) }}
+{%- endmacro -%}
+
+
 {#- The violations of test `node` counted together with its model's other checks, or none
     when it is not eligible or the combined query failed (the test then runs its own SQL). -#}
 {%- macro cdc_checked_together(node) -%}
@@ -156,10 +183,14 @@
                  and cdc_checks_together_eligible(other) -%}
             {%- do tests.append(other) -%}
         {%- endfor -%}
+        {%- set meta = home.config.meta or {} -%}
+        {%- set appended = meta.get('cdc_rows_only_appended', false) -%}
+        {#- a view over a layered state model whose checks are all per key (see the header) -#}
+        {%- set layers = cdc_state_layers_node(meta) if not appended and cdc_checks_are_per_key(tests) else none -%}
         {#- a model whose rows are only appended: each check counts the rows after its marks -#}
-        {%- set scoped = cdc_checks_may_be_scoped() and (home.config.meta or {}).get('cdc_rows_only_appended', false) -%}
+        {%- set scoped = cdc_checks_may_be_scoped() and (appended or layers is not none) -%}
         {#- and large enough that joining the new keys costs less than counting every key -#}
-        {%- set stored = cdc_model_stored_bytes(home) if scoped else none -%}
+        {%- set stored = cdc_model_stored_bytes(home) if scoped and appended else none -%}
         {%- set join_new_keys = stored is not none and stored >= var('cdc_scoped_key_checks_min_bytes', 67108864) -%}
         {%- set notes = adapter.cdc_invocation_notes(invocation_id) -%}
         {%- set expressions, least = [], {} -%}
@@ -172,7 +203,7 @@
                     {%- do notes.update({cdc_checked_upto_key(test): cdc_upstream_read_through(test)}) -%}
                 {%- endif -%}
                 {%- set marks = cdc_checked_marks(test) -%}
-                {%- if not join_new_keys and test.test_metadata.name in
+                {%- if appended and not join_new_keys and test.test_metadata.name in
                       ['unique', 'unique_combination_of_columns', 'is_fixed_width_per_group'] -%}
                     {#- a small model: counted over every row (which checks the new rows too) -#}
                     {%- set marks = {} -%}
@@ -184,11 +215,24 @@
             {%- for format_id, mark in marks.items() if format_id not in least or mark < least[format_id] -%}
                 {%- do least.update({format_id: mark}) -%}
             {%- endfor -%}
-            {%- do expressions.append(cdc_check_violations_expression(test, relation, marks) ~ ' as c' ~ loop.index0) -%}
+            {#- (a state view's rows are counted whole, from the rows chosen below) -#}
+            {%- do expressions.append(cdc_check_violations_expression(test, relation, {} if layers is not none else marks)
+                                      ~ ' as c' ~ loop.index0) -%}
         {%- endfor -%}
-        {#- every check marked (for every enabled format): only the rows after the least marks -#}
-        {%- set filter = ' where ' ~ cdc_rows_after_marks('checked_rows', least) if every_check_marked.value else '' -%}
-        {%- set query = 'select ' ~ expressions | join(', ') ~ ' from ' ~ relation ~ ' as checked_rows' ~ filter -%}
+        {%- set checked = relation -%}
+        {%- set filter = '' -%}
+        {%- if layers is not none -%}
+            {#- every check marked, and the base layer written before the least marks: the rows
+                of the delta layer (every row the view shows that changed since) -#}
+            {%- if every_check_marked.value and state_base_layer_written_by(cdc_node_relation(layers), least) -%}
+                {%- set checked = '(select * from ' ~ cdc_node_relation(layers)
+                                  ~ " where state_layer = 'delta' and table_id is not null)" -%}
+            {%- endif -%}
+        {%- elif every_check_marked.value -%}
+            {#- every check marked (for every enabled format): only the rows after the least marks -#}
+            {%- set filter = ' where ' ~ cdc_rows_after_marks('checked_rows', least) -%}
+        {%- endif -%}
+        {%- set query = 'select ' ~ expressions | join(', ') ~ ' from ' ~ checked ~ ' as checked_rows' ~ filter -%}
         {%- do adapter.cdc_count_checks(relation | string, tests | map(attribute='unique_id') | list, query) -%}
     {%- endif -%}
     {{ return(counts[relation | string].get(node.unique_id)) }}
