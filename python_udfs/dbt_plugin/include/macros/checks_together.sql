@@ -39,6 +39,15 @@
     check of the model has marks and needs no full count, the query reads only the rows after
     the least of them. `dbt test`, `--full-refresh` and `cdc_full_checks` count every row; a
     check that counts a violation runs its own SQL over every row.
+
+    On a view over a layered state model (config `meta: {cdc_state_layers_model: <layers
+    model>}`: current_state, row_history) whose selected checks all decide each (table_id,
+    row_key)'s rows on their own (not_null, accepted_values, uniqueness over columns that
+    include table_id and row_key), a `dbt build` counts the rows of the layers model's delta
+    layer instead of the view's, once every check has marks for every enabled format and the
+    base layer was written by a run that read no further than the least of them (macro
+    state_base_layer_written_by): every row the view shows that changed since is then a
+    delta-layer row. Otherwise every row of the view.
 -#}
 
 {#- Whether `node` (a node dict: the graph's, or a materialization's `model`, which leaves out
