@@ -138,10 +138,15 @@ def test_full_checks_find_an_old_edit_the_marks_hide(pipeline):
     assert pipeline.dbt("test", "--select", ACCOUNTED, expect_success=False).success is False
 
 
-def combined_checks_query(pipeline, model: str) -> str:
-    """The last query that counted `model`'s column checks together (checks_together.sql)."""
+def combined_checks_query(pipeline, model: str, layers: str | None = None) -> str:
+    """The last query that counted `model`'s column checks together (checks_together.sql):
+    over `model`, or over the delta layer of its layers model `layers`. (One line each; a
+    state test's own SQL names the view `checked_rows` too, on a line of its own.)"""
     log = (pipeline.work_dir / "logs" / "dbt.log").read_text(encoding="utf-8", errors="replace")
-    queries = [line for line in log.splitlines() if f".{model} as checked_rows" in line]
+    sources = [f".{model} as checked_rows"]
+    if layers:
+        sources.append(f"_staging.{layers} where state_layer = 'delta' and table_id is not null) as checked_rows")
+    queries = [line for line in log.splitlines() if line.startswith("select ") and any(s in line for s in sources)]
     assert queries, f"no combined checks query of {model} in the log"
     return queries[-1]
 
@@ -252,13 +257,8 @@ def state_row(pipeline, layer: str, row_key: str) -> dict:
 def checked_rows_source(pipeline, view: str) -> str:
     """What the last combined query of `view`'s column checks read: its layers model's delta
     layer, or the whole view."""
-    log = (pipeline.work_dir / "logs" / "dbt.log").read_text(encoding="utf-8", errors="replace")
-    delta = f"_staging.int_{view}_layers where state_layer = 'delta' and table_id is not null) as checked_rows"
-    # (one line each; a state test's own SQL names the view `checked_rows` too, on a line of its own)
-    queries = [line for line in log.splitlines()
-               if line.startswith("select ") and (delta in line or f".{view} as checked_rows" in line)]
-    assert queries, f"no combined checks query of {view} in the log"
-    return "delta" if delta in queries[-1] else "view"
+    query = combined_checks_query(pipeline, view, f"int_{view}_layers")
+    return "delta" if "state_layer = 'delta'" in query else "view"
 
 
 def test_state_tests_check_the_changed_keys_until_a_compaction(make_pipeline):
