@@ -79,6 +79,16 @@ def settings_with(project_dir: Path, dbt_args: list[str]) -> dict:
     return settings
 
 
+def compaction_settings(settings: dict) -> dict:
+    """The landing's compaction arguments from the project's vars (compaction.py)."""
+    from .compaction import DEFAULT_FILE_BYTES, DEFAULT_MIN_FILES
+
+    return {
+        "compact_min_files": int(settings.get("cdc_compact_min_files", DEFAULT_MIN_FILES)),
+        "compact_file_bytes": int(settings.get("cdc_compact_file_bytes", DEFAULT_FILE_BYTES)),
+    }
+
+
 def spark_session():
     from pyspark.sql import SparkSession
 
@@ -125,6 +135,7 @@ def command_land(project_dir: Path, paths: list[str], format_id: str | None, str
             landing_schema=settings.get("cdc_landing_schema", "cdc_landing"),
             stream_name=stream,
             scratch_dir=Path(os.environ["CDC_LOCAL_DIR"]) / "tmp",
+            **compaction_settings(settings),
         )
         print(
             f"landed {result.messages_landed} new messages into {result.table} "
@@ -170,6 +181,7 @@ def command_watch(project_dir: Path, paths: list[str], format_id: str | None, ar
         project_dir=project_dir,
         landing_schema=settings.get("cdc_landing_schema", "cdc_landing"),
         scratch_dir=Path(os.environ["CDC_LOCAL_DIR"]) / "tmp",
+        compaction=compaction_settings(settings),
         interval=args.interval,
         settle=args.settle,
         max_batches=args.max_batches,

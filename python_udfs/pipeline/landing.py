@@ -54,6 +54,8 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
+from .compaction import DEFAULT_FILE_BYTES, DEFAULT_MIN_FILES, compact_small_files
+
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
 
@@ -445,9 +447,13 @@ def land_files(
     stream_name: str | None = None,
     scratch_dir: Path | None = None,
     progress: bool = True,
+    compact_min_files: int = DEFAULT_MIN_FILES,
+    compact_file_bytes: int = DEFAULT_FILE_BYTES,
 ) -> LandingResult:
     """Land every message of ``paths`` (local files, folders, globs or filesystem URIs) into
-    ``<landing_schema>.raw_<format_id>``, in one insert."""
+    ``<landing_schema>.raw_<format_id>``, in one insert; then compact the table once it holds
+    ``compact_min_files`` small files (vars ``cdc_compact_min_files``, ``cdc_compact_file_bytes``;
+    compaction.py)."""
     table = f"{landing_schema}.raw_{format_id}"
     if not spark.catalog.tableExists(table):
         raise SystemExit(
@@ -463,9 +469,27 @@ def land_files(
         "cdc_landing_origins"
     )
     try:
-        return _land_sources(spark, format_id, table, sources, stream_name, scratch_dir, progress)
+        result = _land_sources(spark, format_id, table, sources, stream_name, scratch_dir, progress)
     finally:
         spark.catalog.dropTempView("cdc_landing_origins")
+    if result.messages_landed:
+        compact_quietly(spark, landing_schema, f"raw_{format_id}", compact_min_files, compact_file_bytes, progress)
+    return result
+
+
+def compact_quietly(
+    spark: SparkSession, schema: str, name: str, min_files: int, file_bytes: int, progress: bool
+) -> None:
+    """Compact a landing table if it is fragmented. A compaction that fails changes nothing
+    (the table switches to the new files only once they are written): the batch stays landed,
+    and the next landing tries again."""
+    try:
+        done = compact_small_files(spark, schema, name, min_files=min_files, file_bytes=file_bytes)
+    except Exception as error:  # noqa: BLE001 - the landing itself succeeded
+        print(f"  compaction of {schema}.{name} failed, tried again next time: {error}", flush=True)
+        return
+    if done and progress:
+        print(f"  compacted {done.table}: {done.files_before} files -> {done.files_after}", flush=True)
 
 
 def _land_sources(

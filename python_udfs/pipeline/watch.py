@@ -122,6 +122,7 @@ def watch(
     project_dir: Path,
     landing_schema: str,
     scratch_dir: Path,
+    compaction: dict | None = None,
     interval: float = 2.0,
     settle: float = 1.0,
     max_batches: int | None = None,
@@ -136,7 +137,7 @@ def watch(
     earlier process was killed in); later cycles build only when something landed. A batch of
     fewer than ``small_batch`` new messages builds without generated code (module docstring);
     a first cycle that landed nothing may have any amount left to build, so it keeps the
-    session's settings.
+    session's settings. ``compaction``: land_files' compaction arguments.
     """
     stop = stop or StopFlag()
     codegen = CodegenBySize(small_batch)
@@ -152,7 +153,7 @@ def watch(
                 continue
             result = land_files(
                 spark, format_id, list(files), project_dir=project_dir, landing_schema=landing_schema,
-                scratch_dir=scratch_dir, progress=False,
+                scratch_dir=scratch_dir, progress=False, **(compaction or {}),
             )
             seen.mark_landed(files)
             if result.messages_landed:

@@ -183,6 +183,10 @@ class Pipeline:
             landing_schema=f"{self.schema}_landing",
             scratch_dir=self.work_dir / "scratch",
             progress=False,
+            # the landing's compaction settings from the vars, as `cdc-pipeline land` reads them
+            **{name: int(self.vars[var]) for var, name in
+               (("cdc_compact_min_files", "compact_min_files"), ("cdc_compact_file_bytes", "compact_file_bytes"))
+               if var in self.vars},
         )
         return result.messages_landed
 

@@ -10,13 +10,15 @@
   is read again without duplicating what it holds;
 - a small batch rewrites only the state models' delta layer, until compaction;
 - the state models run side by side (dbt threads) share one input table of new changes, and
-  no input table outlives a run.
+  no input table outlives a run;
+- an appended table compacted after many small batches keeps every row once, and its marks.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -479,6 +481,67 @@ def test_state_models_side_by_side_share_one_input_table_and_drop_it(make_pipeli
         assert input_tables() == []
     state = {r["row_key"]: json.loads(r["row_image"])["v"] for r in pipeline.sql(STATE)}
     assert state == {"1": "b1", "2": "b2", "3": "b3", "4": "a"}
+    incremental = as_set(pipeline.sql(STATE)), as_set(pipeline.sql(HISTORY))
+    pipeline.rebuild()
+    assert (as_set(pipeline.sql(STATE)), as_set(pipeline.sql(HISTORY))) == incremental
+
+
+def test_many_small_batches_are_compacted_without_losing_or_repeating_a_row(make_pipeline):
+    """An appended table (a landing table, a staging model) that small batches left in many
+    files is rewritten as one and switched to it: every row once, the high-water marks kept
+    (the next batch adds only itself), the folder it replaced deleted by the next compaction,
+    and a folder a killed compaction left behind deleted too."""
+    pipeline = make_pipeline("compaction", {"cdc_formats": ["shareplex"], "cdc_compact_min_files": 3,
+                                            "cdc_primary_keys": {"HR.K": ["ID"]}})
+    staged = "{s}_staging.stg_shareplex__events"
+    landed = "{s}_landing.raw_shareplex"
+
+    def location(relation):
+        rows = pipeline.sql(f"describe formatted {relation}")
+        return Path(next(r["data_type"] for r in rows if r["col_name"] == "Location").removeprefix("file:"))
+
+    truth, messages, scn = {}, 0, 100
+    pipeline.land("shareplex", [sp("ins", "HR.K", {"ID": str(n), "V": "a"}, scn=str(scn + n)) for n in range(1, 7)])
+    truth.update({str(n): {"ID": str(n), "V": "a"} for n in range(1, 7)})
+    messages += 6
+    pipeline.build()
+    # a folder a compaction killed while writing would leave (it holds a copy of real rows)
+    first = location(staged)
+    left_behind = first.with_name(first.name + "__compacted_" + "0" * 32)
+    left_behind.mkdir()
+    for parquet in first.glob("*.parquet"):
+        (left_behind / parquet.name).write_bytes(parquet.read_bytes())
+
+    for batch in range(2, 7):
+        scn += 100
+        pipeline.land("shareplex", [
+            sp("upd", "HR.K", {"V": f"b{batch}"}, {"ID": "1"}, scn=str(scn + 1)),
+            sp("ins", "HR.K", {"ID": f"n{batch}", "V": "c"}, scn=str(scn + 2)),
+            sp("del", "HR.K", {"ID": str(batch), "V": "a"}, scn=str(scn + 3)),
+        ])
+        truth["1"] = {"ID": "1", "V": f"b{batch}"}
+        truth[f"n{batch}"] = {"ID": f"n{batch}", "V": "c"}
+        truth.pop(str(batch))
+        messages += 3
+        # staging alone between batches (it is what piles up files); the build then reads them all
+        pipeline.dbt("run", "--select", "stg_shareplex__events")
+    pipeline.build()
+
+    for relation in (staged, landed):
+        now = location(relation)
+        assert re.fullmatch(r".+__compacted_[0-9a-f]{32}", now.name), f"{relation} was not compacted: {now}"
+        siblings = [p for p in now.parent.iterdir() if p.name.startswith(now.name.split("__compacted_")[0])]
+        # the folder in use and at most the one it replaced (kept for readers that began before)
+        assert len(siblings) <= 2, siblings
+        assert len(list(now.glob("*.parquet"))) < 6
+    assert not left_behind.exists()
+    # every message landed and staged once
+    assert pipeline.sql(f"select count(*) as n, count(distinct origin, origin_offset) as d from {landed}") == [
+        {"n": messages, "d": messages}]
+    assert pipeline.sql(f"select count(*) as n, count(distinct event_id) as d from {staged}") == [
+        {"n": messages, "d": messages}]
+    state = {r["row_key"]: (r["is_deleted"], json.loads(r["row_image"])) for r in pipeline.sql(STATE)}
+    assert {k: v for k, (deleted, v) in state.items() if not deleted} == truth
     incremental = as_set(pipeline.sql(STATE)), as_set(pipeline.sql(HISTORY))
     pipeline.rebuild()
     assert (as_set(pipeline.sql(STATE)), as_set(pipeline.sql(HISTORY))) == incremental

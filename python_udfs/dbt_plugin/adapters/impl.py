@@ -292,6 +292,36 @@ class SparkCdcAdapter(SparkAdapter):
             return None
 
     @available
+    def cdc_compact_small_files(self, relation, min_files: int, file_bytes: int) -> str:  # type: ignore[no-untyped-def]
+        """Compact ``relation`` (an appended Parquet table) once it holds ``min_files`` small
+        files: its rows written again as few files in a new folder, and the table switched
+        there (python_udfs/pipeline/compaction.py). Returns what it did, '' when nothing.
+        Only for ``method: session``. A failure is logged and changes nothing: the model's
+        rows are already inserted, and its next run tries again."""
+        if self.config.credentials.method != SparkConnectionMethod.SESSION:
+            return ""
+        if not relation.schema or not relation.identifier:
+            return ""
+        from pyspark.sql import SparkSession
+
+        from python_udfs.pipeline.compaction import compact_small_files
+
+        _ = self.connections.get_thread_connection().handle
+        try:
+            done = compact_small_files(
+                SparkSession.builder.getOrCreate(), relation.schema, relation.identifier,
+                min_files=int(min_files), file_bytes=int(file_bytes),
+            )
+        except Exception as error:  # noqa: BLE001 - the insert itself succeeded
+            logger.warning(f"{relation}: compaction failed, tried again on its next run: {error}")
+            return ""
+        if done is None:
+            return ""
+        message = f"compacted {done.files_before} files into {done.files_after}"
+        logger.debug(f"{relation}: {message} ({done.bytes} bytes, now at {done.location})")
+        return message
+
+    @available
     def clear_orphaned_table_location(self, relation) -> bool:  # type: ignore[no-untyped-def]
         """Delete the managed location of ``relation`` if files are there but no table is.
 

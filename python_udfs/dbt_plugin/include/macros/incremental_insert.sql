@@ -42,6 +42,12 @@
     {%- call statement('main') -%}
         {{ dbt_spark_get_incremental_sql(strategy, source, this, existing_relation, none, none) }}
     {%- endcall -%}
+    {#- an appended table that many small batches left in many small files: rewritten as a few
+        (adapter.cdc_compact_small_files; vars cdc_compact_min_files, cdc_compact_file_bytes) -#}
+    {%- if strategy == 'append' and not config.get('partition_by') -%}
+        {%- do adapter.cdc_compact_small_files(this, var('cdc_compact_min_files', 16),
+                                               var('cdc_compact_file_bytes', 134217728)) -%}
+    {%- endif -%}
     {% do apply_grants(this, config.get('grants'), should_revoke(existing_relation, full_refresh_mode=false)) %}
     {% do persist_docs(this, model) %}
     {{ run_hooks(post_hooks) }}
