@@ -7,12 +7,13 @@ and every later read opens each of them: on the small bench warehouse, with 50-8
 table a warm 1,000-message batch took 35 s, and 27 s once they were compacted (bench/SUMMARY.md,
 2026-11-30 morning).
 
-So once a plain Parquet table (not partitioned, not a view, not Delta/Iceberg, which compact
-themselves) holds at least ``min_files`` files, and its bytes fit in at most half as many
-files of ``file_bytes``, its rows are written again, ordered by ``landed_at`` (incremental
-reads keep skipping old files and row groups by their statistics), into a new folder beside
-the table's, and the table's location is switched there: one metastore update, so a reader
-sees the old files or the new ones, never both or neither. The table keeps its properties
+So once a plain Parquet table the warehouse manages (not external, not partitioned, not a
+view, not Delta/Iceberg, which compact themselves) holds at least ``min_files`` files, and its
+bytes fit in at most half as many files of ``file_bytes``, its rows are written again, ordered
+by ``landed_at`` (incremental reads keep skipping old files and row groups by their
+statistics), into a new folder beside the table's, and the table's location is switched
+there: one metastore update, so a reader sees the old files or the new ones, never both or
+neither. The table keeps its properties
 (the high-water marks). The folder it replaced is deleted by the table's next compaction,
 not at once: a query that began before the switch (a build beside a landing) finishes on it.
 
@@ -81,7 +82,7 @@ def compact_small_files(
     table = catalog.getTableMetadata(identifier)
     provider = table.provider().get() if table.provider().isDefined() else None
     if (
-        table.tableType().name() == "VIEW"
+        table.tableType().name() != "MANAGED"  # a view, or a user's external table: not ours to move
         or table.partitionColumnNames().nonEmpty()
         or table.bucketSpec().isDefined()
         or (provider or "").lower() != "parquet"
