@@ -164,6 +164,7 @@ class Pipeline:
         """Write ``messages`` as one JSON-lines file and land it; returns rows landed."""
         from pyspark.sql import SparkSession
 
+        from python_udfs.pipeline.cli import compaction_settings
         from python_udfs.pipeline.landing import land_files
 
         # the landing tables of these vars (created once; again when a test changes the vars)
@@ -184,9 +185,7 @@ class Pipeline:
             scratch_dir=self.work_dir / "scratch",
             progress=False,
             # the landing's compaction settings from the vars, as `cdc-pipeline land` reads them
-            **{name: int(self.vars[var]) for var, name in
-               (("cdc_compact_min_files", "compact_min_files"), ("cdc_compact_file_bytes", "compact_file_bytes"))
-               if var in self.vars},
+            **compaction_settings(self.vars),
         )
         return result.messages_landed
 
