@@ -27,6 +27,8 @@ import re
 import uuid
 from dataclasses import dataclass
 
+from .sql_text import quoted_identifier, sql_text
+
 # The folders a compaction writes: `<the table's default folder>__compacted_<32 hex digits>`.
 FOLDER_SUFFIX = "__compacted_"
 _FOLDER_PATTERN = re.compile(r"__compacted_[0-9a-f]{32}")
@@ -44,10 +46,6 @@ class Compaction:
     files_after: int
     bytes: int
     location: str
-
-
-def _quoted(identifier: str) -> str:
-    return "`" + identifier.replace("`", "``") + "`"
 
 
 def _data_files(filesystem, location) -> list:  # type: ignore[no-untyped-def]
@@ -98,7 +96,7 @@ def compact_small_files(
     if len(files) < min_files or wanted * 2 > len(files):
         return None
 
-    relation = f"{_quoted(schema)}.{_quoted(name)}"
+    relation = f"{quoted_identifier(schema)}.{quoted_identifier(name)}"
     default_location = jvm.org.apache.hadoop.fs.Path(catalog.defaultTablePath(identifier))
     _delete_replaced_folders(filesystem, default_location, location)
     target = default_location.suffix(FOLDER_SUFFIX + uuid.uuid4().hex)
@@ -109,7 +107,7 @@ def compact_small_files(
         rows = rows.sortWithinPartitions("landed_at")
     rows.write.parquet(target.toString())
     written = len(_data_files(filesystem, target))
-    spark.sql(f"alter table {relation} set location '{_sql_text(target.toString())}'")
+    spark.sql(f"alter table {relation} set location {sql_text(target.toString())}")
     return Compaction(f"{schema}.{name}", len(files), written, stored, target.toString())
 
 
@@ -129,6 +127,3 @@ def _delete_replaced_folders(filesystem, default_location, current) -> None:  # 
         if folder == base or (folder.startswith(base) and _FOLDER_PATTERN.fullmatch(folder[len(base):])):
             filesystem.delete(path, True)
 
-
-def _sql_text(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("'", "\\'")

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .landing import record_committed_batch
+from .sql_text import sql_text
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -29,10 +30,6 @@ class RequeueResult:
     messages: dict[str, int] = field(default_factory=dict)  # format id -> messages re-landed
     reasons: dict[tuple[str, str], int] = field(default_factory=dict)  # (format, reason) -> rows
     skipped_formats: list[str] = field(default_factory=list)  # read from a user's own table
-
-
-def sql_text(value: str) -> str:
-    return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
 def requeue_quarantined(

@@ -10,15 +10,13 @@ from dbt.adapters.spark.connections import SparkConnectionMethod
 from dbt.adapters.spark.impl import SparkAdapter
 from dbt.adapters.spark_cdc.connections import SparkCdcConnectionManager
 
+from python_udfs.pipeline.sql_text import quoted_identifier
+
 logger = AdapterLogger("SparkCdc")
 
 # Input tables are created, shared and dropped under one lock: with dbt threads > 1 the two
 # state models run side by side, and both would create (or drop) the one they share.
 _INPUT_TABLES_LOCK = threading.Lock()
-
-
-def _quoted(identifier: str) -> str:
-    return "`" + identifier.replace("`", "``") + "`"
 
 
 # What Spark prints for a redacted value (spark.redaction.regex, spark.sql.redaction.options.regex).
@@ -213,16 +211,16 @@ class SparkCdcAdapter(SparkAdapter):
         the tables of ``schema`` named with this prefix that this invocation does not hold
         (left by a killed run).
         """
-        relation = f"{_quoted(schema)}.{_quoted(name)}"
+        relation = f"{quoted_identifier(schema)}.{quoted_identifier(name)}"
         with _INPUT_TABLES_LOCK:
             if shared and relation in registry:
                 return relation
             if shared and sweep_prefix:
                 _, tables = self.execute(
-                    f"show tables in {_quoted(schema)} like '{sweep_prefix}*'", auto_begin=False, fetch=True
+                    f"show tables in {quoted_identifier(schema)} like '{sweep_prefix}*'", auto_begin=False, fetch=True
                 )
                 for row in tables.rows:
-                    left = f"{_quoted(schema)}.{_quoted(row[1])}"
+                    left = f"{quoted_identifier(schema)}.{quoted_identifier(row[1])}"
                     if not row[2] and left not in registry and left != relation:
                         logger.debug(f"dropping {left}, left by an interrupted run")
                         self.execute(f"drop table if exists {left}", auto_begin=False)
