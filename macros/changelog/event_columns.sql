@@ -126,3 +126,13 @@
         'invalid': 'quarantine',
     }) }}
 {% endmacro %}
+
+
+{#
+    The models after staging whose rows are changes in the staging contract, read by
+    change_log beside the staging models' changes: the updates paired from two halves, and
+    the changes keyed by their table's previously seen key.
+#}
+{% macro derived_change_models() %}
+    {{ return(['int_update_halves_paired', 'int_rekeyed_changes']) }}
+{% endmacro %}

@@ -13,9 +13,20 @@
 -- carried over as they are (a batch read again, after a killed run or from a raw table
 -- without commit marks, replaces its row).
 {%- set window = read_window() %}
-with events as (
-    select staged.*
+with rekeyed as (
+    select rekeyed_changes.event_id
+    from {{ ref('int_rekeyed_changes') }} as rekeyed_changes
+    where {{ landed_since_mark('rekeyed_changes', window) }}
+),
+
+-- An invalid event its table's previously seen key keyed (int_rekeyed_changes) is a change.
+events as (
+    select /*+ broadcast(rekeyed) */
+        staged.* except (event_class),
+        case when rekeyed.event_id is not null then 'change' else staged.event_class end as event_class
     from {{ ref('int_events_unioned') }} as staged
+    left join rekeyed
+        on staged.event_id = rekeyed.event_id
     where {{ landed_since_mark('staged', window) }}
 ),
 

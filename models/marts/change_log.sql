@@ -2,7 +2,8 @@
 
 -- The canonical change log: one row per row-level change, from every format.
 -- A view: each change is written once, by its format's staging model (or, for an update that
--- arrived in two halves, by int_update_halves_paired), and read here in the contract's shape.
+-- arrived in two halves, by int_update_halves_paired; for a change keyed by its table's
+-- previously seen key, by int_rekeyed_changes), and read here in the contract's shape.
 -- A change delivered more than once (same change_id) is listed once: its other copies are in
 -- int_redelivered_changes, which the view leaves out.
 -- A format whose updates come as two changes (an old-row delete, a new-row upsert) lists the
@@ -34,11 +35,16 @@ with changes as (
         {%- endif %}
     union all
     {%- endfor %}
+    {%- for derived_model in derived_change_models() %}
     select
         {%- for name, _ in event_columns() %}
-        pairs.{{ name }}{{ "," if not loop.last }}
+        derived.{{ name }}{{ "," if not loop.last }}
         {%- endfor %}
-    from {{ ref('int_update_halves_paired') }} as pairs
+    from {{ ref(derived_model) }} as derived
+    {%- if not loop.last %}
+    union all
+    {%- endif %}
+    {%- endfor %}
 )
 
 select

@@ -18,6 +18,13 @@ with invalid_events as (
     {{ staged_events_since(['invalid'], window) }}
 ),
 
+-- An event its table's previously seen key keyed is a change (int_rekeyed_changes), not here.
+rekeyed as (
+    select rekeyed_changes.event_id
+    from {{ ref('int_rekeyed_changes') }} as rekeyed_changes
+    where {{ landed_since_mark('rekeyed_changes', window) }}
+),
+
 -- The meaning of each reason code (the fallback of reason_detail).
 reason_meanings as (
     select
@@ -47,6 +54,8 @@ shaped as (
     from invalid_events
     left join reason_meanings
         on invalid_events.quarantine_reason = reason_meanings.meaning_code
+    left anti join rekeyed
+        on invalid_events.event_id = rekeyed.event_id
 ),
 
 new_rows as (

@@ -6,7 +6,8 @@
 --                               unpaired_update_halves
 --   schema_change / truncate -> schema_changes (a redelivered copy shares the id)
 --   transaction / heartbeat  -> counted in stream_progress (nothing to look up)
---   invalid                  -> quarantine
+--   invalid                  -> quarantine, or (`missing_key`) keyed by its table's previously
+--                               seen key in int_rekeyed_changes
 -- In a `dbt build`, only the events landed since the test last passed (checked_since): an
 -- event once accounted for stays so (change_log, quarantine and schema_changes keep their
 -- rows; a held update half is paired later or stays held).
@@ -45,6 +46,10 @@ logged_ddl as (
 
 quarantined as (
     select quarantine_id from {{ ref('quarantine') }}
+),
+
+rekeyed as (
+    select event_id from {{ ref('int_rekeyed_changes') }}
 )
 
 select
@@ -66,12 +71,15 @@ left join logged_ddl
     on events.expected_schema_change_id = logged_ddl.schema_change_id
 left join quarantined
     on events.event_id = quarantined.quarantine_id
+left join rekeyed
+    on events.event_id = rekeyed.event_id
 where not case
     when events.event_class = 'change' then logged_changes.change_id is not null
     when events.event_class = 'update_half'
         then paired_groups.pairing_key is not null or held_halves.event_id is not null
     when events.event_class in ('schema_change', 'truncate') then logged_ddl.schema_change_id is not null
     when events.event_class in ('transaction', 'heartbeat') then true
-    when events.event_class = 'invalid' then quarantined.quarantine_id is not null
+    when events.event_class = 'invalid'
+        then quarantined.quarantine_id is not null or rekeyed.event_id is not null
     else false
 end

@@ -125,3 +125,53 @@ def test_a_key_absent_from_the_row_falls_back_to_the_tables_seen_key(make_pipeli
     quarantined = pipeline.sql("select reason_code, raw_value from {s}.quarantine where source_format = 'datastream'")
     assert [r["reason_code"] for r in quarantined] == ["missing_key"]
     assert '"books"' in quarantined[0]["raw_value"]
+
+
+def test_every_format_falls_back_to_the_tables_seen_key_landed_no_later(make_pipeline):
+    # Canal (the mechanism after staging is the same for every format): events whose pkNames
+    # name a column their rows lack take their table's key seen in a landing no later than
+    # theirs, as changes (not quarantined); a table first seen keyed in a later landing leaves
+    # the earlier event quarantined, in an incremental build and in a full rebuild alike.
+    pipeline = make_pipeline("seenkeys", {"cdc_formats": ["canal"]})
+    es = 1_700_000_000_000
+    pipeline.land("canal", [
+        canal("orders", [{"order_id": "1", "note": "a"}, {"order_id": "2", "note": "b"}], "INSERT", es, ["order_id"]),
+        canal("lonely", [{"order_id": "5", "note": "x"}], "INSERT", es + 1, ["id"]),
+    ])
+    pipeline.build()
+    pipeline.land("canal", [
+        canal("orders", [{"order_id": "1", "note": "c"}], "UPDATE", es + 2_000, ["id"], old=[{"note": "a"}]),
+        canal("orders", [{"order_id": "2", "note": "b"}], "DELETE", es + 3_000, ["id"]),
+        canal("orders", [{"order_id": "3", "note": "d"}], "INSERT", es + 4_000, ["id"]),
+        canal("orders", [{"note": "no key"}], "INSERT", es + 5_000, ["id"]),
+        canal("lonely", [{"order_id": "6", "note": "y"}], "INSERT", es + 6_000, ["order_id"]),
+    ])
+    pipeline.build()
+
+    def outcome() -> tuple:
+        changes = pipeline.sql(
+            "select table_id, operation, row_key, row_key_kind, primary_key_columns, previous_row_key "
+            "from {s}.change_log order by table_id, sort_key")
+        state = pipeline.sql("select table_id, row_key, row_image['note'] as note from {s}.current_state "
+                             "where not is_deleted order by table_id, row_key")
+        quarantined = pipeline.sql("select reason_code, raw_value from {s}.quarantine order by landed_at")
+        return changes, state, quarantined
+
+    changes, state, quarantined = outcome()
+    orders = [c for c in changes if c["table_id"] == "shop.orders"]
+    assert [(c["operation"], c["row_key"]) for c in orders] == [
+        ("insert", "1"), ("insert", "2"), ("update", "1"), ("delete", "2"), ("insert", "3")]
+    assert {(c["row_key_kind"], tuple(c["primary_key_columns"])) for c in orders} == {("primary_key", ("order_id",))}
+    assert all(c["previous_row_key"] is None for c in orders)
+    assert state == [{"table_id": "shop.lonely", "row_key": "6", "note": "y"},
+                     {"table_id": "shop.orders", "row_key": "1", "note": "c"},
+                     {"table_id": "shop.orders", "row_key": "3", "note": "d"}]
+    # the row without the seen key's column, and the event landed before its table's key was seen
+    assert [r["reason_code"] for r in quarantined] == ["missing_key", "missing_key"]
+    assert '"lonely"' in quarantined[0]["raw_value"] and "no key" in quarantined[1]["raw_value"]
+    progress = pipeline.sql("select sum(quarantined_messages) as quarantined, sum(messages_with_row_changes) as "
+                            "with_changes from {s}.stream_progress")
+    assert progress == [{"quarantined": 2, "with_changes": 5}]
+
+    pipeline.rebuild()
+    assert outcome() == (changes, state, quarantined)
