@@ -19,8 +19,10 @@
 -- nothing invalid in the read window: the statement is skipped
 {{ cdc_nothing_in_window_marker() }}
 {%- endif %}
-with missing_key_events as (
-    select staged.*
+-- Narrow first: a few columns of the window's invalid events find the ones to key; their whole
+-- rows are read only then (with none, Spark's adaptive execution drops that read).
+with missing_key_ids as (
+    select staged.event_id
     from (
         {{ staged_events_since(['invalid'], window) }}
     ) as staged
@@ -29,6 +31,15 @@ with missing_key_events as (
         staged.quarantine_reason = 'missing_key'
         and staged.pairing_key is null
         and staged.operation in ('insert', 'update', 'delete', 'read')
+),
+
+missing_key_events as (
+    select /*+ broadcast(missing_key_ids) */ staged.*
+    from (
+        {{ staged_events_since(['invalid'], window) }}
+    ) as staged
+    left semi join missing_key_ids
+        on staged.event_id = missing_key_ids.event_id
 ),
 
 missing_key_tables as (
