@@ -103,8 +103,8 @@ GROUPS = {
           "seatunnel-e2e-canal_data"],
 }
 GROUP_OF = {name: group for group, names in GROUPS.items() for name in names}
-INTERMEDIATE_MODELS = ["stg_canal__events", "int_update_halves_paired", "int_redelivered_changes", "change_log",
-                       "schema_changes", "int_current_state_layers", "current_state", "quarantine"]
+INTERMEDIATE_MODELS = ["stg_canal__events", "int_update_halves_paired", "int_rekeyed_changes", "int_redelivered_changes",
+                       "change_log", "schema_changes", "int_current_state_layers", "current_state", "quarantine"]
 
 FLINK = ["flink-canal-data", "flink-canal-data-7efdf0da", "flink-canal-data-with-init", "flink-canal-data-filter-table"]
 # Flink's filter-table test: database '^my.*', table '^prod.*' (Pattern.matches: the whole name).
