@@ -29,6 +29,22 @@
 
 
 {#
+    A lateral view over change log rows aliased `alias`: one row per key the change touches,
+    its `row_key` and, for a change that moved a row to a new key, its `previous_row_key` too,
+    as `touched_key.row_key`. One read of the change log where a union of two reads would
+    expand the change_log view (a union over every staging model) twice in the plan.
+#}
+{% macro touched_keys_view(alias) -%}
+    lateral view explode(
+        case
+            when {{ alias }}.previous_row_key is null then array({{ alias }}.row_key)
+            else array({{ alias }}.row_key, {{ alias }}.previous_row_key)
+        end
+    ) touched_key as row_key
+{%- endmacro %}
+
+
+{#
     What a state row (and a state event) says of its source table and key, besides
     (table_id, row_key), as its latest change has it: in current_state's column order.
 #}

@@ -55,12 +55,11 @@
     {%- for layer in layers if not state_base_layer_written_by(layer, marks) -%}
         {{ return(none) }}
     {%- endfor -%}
-    {%- set queries = [] -%}
-    {%- for key_column in ['row_key', 'previous_row_key'] -%}
-        {%- do queries.append(
-            'select changes.table_id, changes.' ~ key_column ~ ' as row_key from ' ~ changes
-            ~ ' as changes where changes.' ~ key_column ~ ' is not null and ' ~ checked_since('changes')) -%}
-    {%- endfor -%}
+    {#- the changed keys and old keys from one read of the change log (touched_keys_view) -#}
+    {%- set queries = [
+        'select changes.table_id, touched_key.row_key from ' ~ changes ~ ' as changes '
+        ~ touched_keys_view('changes') | replace('\n', ' ')
+        ~ ' where touched_key.row_key is not null and ' ~ checked_since('changes')] -%}
     {%- for layer in layers -%}
         {%- do queries.append(
             'select layer_rows.table_id, layer_rows.row_key from ' ~ layer

@@ -9,19 +9,14 @@ checked_keys as (
 ),
 {%- endif %}
 
+-- every change under its key and, for a key change, its old key too (one read of the log)
 keyed_changes as (
     select
-        table_id,
-        row_key,
-        sort_key
-    from {{ ref('change_log') }}
-    union all
-    select
-        table_id,
-        previous_row_key as row_key,
-        sort_key
-    from {{ ref('change_log') }}
-    where previous_row_key is not null
+        changes.table_id,
+        touched_key.row_key,
+        changes.sort_key
+    from {{ ref('change_log') }} as changes
+    {{ touched_keys_view('changes') }}
 ),
 
 checked_changes as (
