@@ -12,42 +12,44 @@ halves as (
     {{ update_half_ordinals('all_halves') }}
 ),
 
-half_counts as (
+-- How many before and after halves each (pairing key, ordinal) group holds, beside each half:
+-- a window, not a join of the halves with their counts, which would read the staging models
+-- (int_events_unioned is a view over them) twice.
+counted_halves as (
     select
-        source_format,
-        table_id,
-        pairing_key,
-        pair_ordinal,
-        count_if(operation = 'update_before') as before_halves,
-        count_if(operation = 'update_after') as after_halves
+        halves.*,
+        count_if(halves.operation = 'update_before') over (
+            partition by halves.source_format, halves.table_id, halves.pairing_key, halves.pair_ordinal
+        ) as before_halves,
+        count_if(halves.operation = 'update_after') over (
+            partition by halves.source_format, halves.table_id, halves.pairing_key, halves.pair_ordinal
+        ) as after_halves
     from halves
-    group by source_format, table_id, pairing_key, pair_ordinal
+    -- a half without its whole group key belongs to no group (never paired, never listed)
+    where
+        halves.source_format is not null
+        and halves.table_id is not null
+        and halves.pairing_key is not null
 )
 
 select
-    halves.event_id,
-    halves.source_format,
-    concat('unpaired_', halves.operation) as reason_code,
-    halves.operation,
-    halves.table_id,
-    halves.row_key,
-    halves.pairing_key,
-    coalesce(halves.before, halves.after) as image,
-    halves.committed_at,
-    halves.sort_key,
-    halves.message_id,
-    halves.raw_relation,
-    halves.stream_name,
-    halves.origin,
-    halves.origin_partition,
-    halves.origin_offset,
-    halves.landed_at,
-    halves.landing_batch_id
-from halves
-inner join half_counts
-    on
-        halves.source_format = half_counts.source_format
-        and halves.table_id = half_counts.table_id
-        and halves.pairing_key = half_counts.pairing_key
-        and halves.pair_ordinal = half_counts.pair_ordinal
-where half_counts.before_halves = 0 or half_counts.after_halves = 0
+    counted_halves.event_id,
+    counted_halves.source_format,
+    concat('unpaired_', counted_halves.operation) as reason_code,
+    counted_halves.operation,
+    counted_halves.table_id,
+    counted_halves.row_key,
+    counted_halves.pairing_key,
+    coalesce(counted_halves.before, counted_halves.after) as image,
+    counted_halves.committed_at,
+    counted_halves.sort_key,
+    counted_halves.message_id,
+    counted_halves.raw_relation,
+    counted_halves.stream_name,
+    counted_halves.origin,
+    counted_halves.origin_partition,
+    counted_halves.origin_offset,
+    counted_halves.landed_at,
+    counted_halves.landing_batch_id
+from counted_halves
+where counted_halves.before_halves = 0 or counted_halves.after_halves = 0

@@ -16,7 +16,7 @@ keyed_changes as (
         touched_key.row_key,
         changes.sort_key
     from {{ ref('change_log') }} as changes
-    {{ touched_keys_view('changes') }}
+        {{ touched_keys_view('changes') }}
 ),
 
 checked_changes as (

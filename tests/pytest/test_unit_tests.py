@@ -1,5 +1,6 @@
-"""The dbt unit tests pass: the state logic (models/marts/_marts__unit_tests.yml), the pairing
-of update halves (models/intermediate/_intermediate__unit_tests.yml) and the
+"""The dbt unit tests pass: the state logic and the halves held unpaired
+(models/marts/_marts__unit_tests.yml), the pairing of update halves
+(models/intermediate/_intermediate__unit_tests.yml) and the
 parsing of Canal, DataWorks, SharePlex, DataHub Tuple, Debezium, Datastream and DTS Avro
 (models/staging/<format>/_<format>__unit_tests.yml; DTS Avro's records are decoded by the
 real Python UDF), and the pure macros: sort keys, epoch times, row keys, Canal's binary values
@@ -31,6 +32,7 @@ UNIT_TESTS = {
     "int_update_halves_paired_pairs_halves_once_and_holds_a_lone_half",
     "current_state_orders_by_sort_key_applies_deletes_partials_and_truncates",
     "row_history_versions_in_sort_key_order_ended_by_the_next_or_a_truncate",
+    "unpaired_update_halves_lists_the_halves_whose_partner_has_not_landed",
     "sort_key_number_orders_numbers_as_numbers",
     "epoch_to_timestamp_reads_each_unit",
     "row_key_from_declared_keys_row_ids_or_the_whole_row",
