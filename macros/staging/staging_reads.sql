@@ -33,6 +33,7 @@
         {{ return(plan) }}
     {%- endif -%}
     {%- set committed = none -%}
+    {%- set new_messages = none -%}
     {%- if execute and not landing_is_user_table(format_id) -%}
         {%- set committed = landing_committed_through(format_id) -%}
         {%- if committed is not none -%}
@@ -46,6 +47,7 @@
             committed since (the mark changes with every one): metadata alone says nothing
             is new, no Spark job needed. -#}
         {%- do plan.update({'strict': true, 'nothing_new': true}) -%}
+        {%- set new_messages = 0 -%}
     {%- elif execute and is_incremental() -%}
         {%- set found = run_query(
             "select cast(max(landed_at) as string) as mark from " ~ this
@@ -67,8 +69,14 @@
                 ).rows[0] -%}
                 {%- do plan.update({'strict': counts[0] == counts[1]}) -%}
                 {%- do plan.update({'nothing_new': plan.strict and counts[2] == 0}) -%}
+                {#- a batch cut short is read again from its mark -#}
+                {%- set new_messages = counts[2] + (0 if plan.strict else counts[0]) -%}
             {%- endif -%}
         {%- endif -%}
+    {%- endif -%}
+    {#- known only when the plan counted what it reads: none on a full read or a user's table -#}
+    {%- if execute -%}
+        {%- do cdc_fit_codegen(format_id, new_messages) -%}
     {%- endif -%}
     {{ return(plan) }}
 {% endmacro %}
@@ -254,3 +262,17 @@
     {%- endfor -%}
     {{ return(rows) }}
 {%- endmacro %}
+
+
+{#
+    Fit Spark's generated code to this invocation's input (adapter method cdc_fit_codegen):
+    off while the staging models that ran know how many messages they read and together read
+    fewer than var `cdc_small_batch_messages`; as the profile says otherwise. Called by each
+    staging model's read plan with its count (none: unknown). The models after staging run
+    with what the last call decided; results are the same either way, only time differs.
+#}
+{% macro cdc_fit_codegen(format_id, new_messages) %}
+    {%- if adapter.type() == 'spark_cdc' -%}
+        {%- do adapter.cdc_fit_codegen(invocation_id, format_id, new_messages, var('cdc_small_batch_messages')) -%}
+    {%- endif -%}
+{% endmacro %}

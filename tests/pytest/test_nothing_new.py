@@ -263,3 +263,44 @@ def test_listed_table_properties_are_read_only_when_unambiguous():
     assert parse_listed_table_properties(described + "Table Properties: [a=b, c, d=e]\n") is None
     assert parse_listed_table_properties(described + "Table Properties: [token=*********(redacted)]\n") is None
     assert parse_listed_table_properties(described + "Table Properties: [a=b\n") is None
+
+
+def codegen_settings() -> tuple[str, str]:
+    from pyspark.sql import SparkSession
+
+    conf = SparkSession.builder.getOrCreate().conf
+    return conf.get("spark.sql.codegen.wholeStage"), conf.get("spark.sql.codegen.factoryMode")
+
+
+def test_a_small_batch_is_built_without_generated_code_unless_told_otherwise(built, monkeypatch):
+    # (last in this file: it changes the pipeline's vars, so later builds would parse again)
+    pipeline, _ = built
+    # the suite's own choice (conftest.py) would win: without it, the profile says generated code
+    for name in ("CDC_WHOLE_STAGE_CODEGEN", "CDC_CODEGEN_FACTORY_MODE"):
+        monkeypatch.delenv(name, raising=False)
+    log = pipeline.work_dir / "logs" / "dbt.log"
+    es = 1_800_000_200_000
+
+    def build_a_batch() -> str:
+        nonlocal es
+        es += 1_000
+        pipeline.land("canal", [canal_update(2, f"{es % 97}.00", es)])
+        start = len(log.read_text(encoding="utf-8"))
+        pipeline.dbt("run", "--select", "stg_canal__events", "change_log")
+        return log.read_text(encoding="utf-8")[start:]
+
+    # one new message, below cdc_small_batch_messages: staging counted it, and every connection
+    # opened after that (change_log's too) runs interpreted
+    text = build_a_batch()
+    assert "canal: 1 new messages; generated code off" in text, text[-3000:]
+    assert codegen_settings() == ("false", "NO_CODEGEN")
+    # 0 turns it off: the profile's settings
+    pipeline.extra_vars["cdc_small_batch_messages"] = 0
+    text = build_a_batch()
+    assert "canal: 1 new messages; generated code as the profile says" in text, text[-3000:]
+    assert codegen_settings() == ("true", "FALLBACK")
+    # a variable the user set wins; the other one is still fitted
+    del pipeline.extra_vars["cdc_small_batch_messages"]
+    monkeypatch.setenv("CDC_WHOLE_STAGE_CODEGEN", "true")
+    build_a_batch()
+    assert codegen_settings() == ("true", "NO_CODEGEN")

@@ -49,6 +49,34 @@ def ensure_udfs(server_side_parameters: dict[str, str]) -> None:
     logger.debug(f"registered Python UDFs: {', '.join(names)}")
 
 
+# Spark's generated code, fitted to the size of an invocation's input (adapter method
+# cdc_fit_codegen). dbt-spark's session cursor applies the profile's server_side_parameters
+# before every statement, so the fit changes that dict; the profile's own values are kept per
+# invocation to go back to. Keys: the variable that sets each in the profile.
+INTERPRETED = {
+    "CDC_WHOLE_STAGE_CODEGEN": ("spark.sql.codegen.wholeStage", "false"),
+    "CDC_CODEGEN_FACTORY_MODE": ("spark.sql.codegen.factoryMode", "NO_CODEGEN"),
+}
+SPARK_DEFAULTS = {"spark.sql.codegen.wholeStage": "true", "spark.sql.codegen.factoryMode": "FALLBACK"}
+_CODEGEN_FIT: dict = {"invocation": None, "profile": {}}
+
+
+def fit_codegen(invocation_id: str, interpreted: bool, parameters: dict[str, str]) -> dict[str, str]:
+    """Generated code off (``interpreted``) or as the profile says, from the next statement on,
+    by setting the session parameters ``parameters`` (the credentials' dict, which every
+    statement applies). A setting whose variable (``CDC_WHOLE_STAGE_CODEGEN``,
+    ``CDC_CODEGEN_FACTORY_MODE``) is set is left alone: the user's, or `cdc-pipeline watch`'s
+    own choice per batch. Returns the settings chosen."""
+    if _CODEGEN_FIT["invocation"] != invocation_id:
+        profile = {key: parameters.get(key, SPARK_DEFAULTS[key]) for key, _ in INTERPRETED.values()}
+        _CODEGEN_FIT.update(invocation=invocation_id, profile=profile)
+    chosen: dict[str, str] = {}
+    for variable, (key, value) in INTERPRETED.items():
+        if variable not in os.environ:
+            chosen[key] = parameters[key] = value if interpreted else _CODEGEN_FIT["profile"][key]
+    return chosen
+
+
 class SparkCdcConnectionManager(SparkConnectionManager):
     TYPE = "spark_cdc"
 

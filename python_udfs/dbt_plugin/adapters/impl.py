@@ -8,7 +8,7 @@ from dbt.adapters.base.meta import available
 from dbt.adapters.events.logging import AdapterLogger
 from dbt.adapters.spark.connections import SparkConnectionMethod
 from dbt.adapters.spark.impl import SparkAdapter
-from dbt.adapters.spark_cdc.connections import SparkCdcConnectionManager
+from dbt.adapters.spark_cdc.connections import SparkCdcConnectionManager, fit_codegen
 
 from python_udfs.pipeline.sql_text import quoted_identifier
 
@@ -169,6 +169,32 @@ class SparkCdcAdapter(SparkAdapter):
             self._cdc_notes_invocation = invocation_id
             self._cdc_notes = {}
         return self._cdc_notes
+
+    @available
+    def cdc_fit_codegen(self, invocation_id: str, format_id: str, messages, small_batch) -> bool:  # type: ignore[no-untyped-def]
+        """Note that ``format_id``'s staging model reads ``messages`` new messages in this
+        invocation (None: unknown, e.g. a full read or a user's own raw table), and fit Spark's
+        generated code to the invocation's input so far: off while every staging model that ran
+        knows its count and together they read fewer than ``small_batch`` messages; as the
+        profile says otherwise. On a batch of a few thousand rows, compiling each statement's
+        generated code costs more than it saves (docs/operations.md). Only for an in-process
+        session (the `session` method). Returns whether generated code is now off."""
+        if self.config.credentials.method != SparkConnectionMethod.SESSION:
+            return False
+        if getattr(self, "_cdc_codegen_invocation", None) != invocation_id:
+            self._cdc_codegen_invocation = invocation_id
+            self._cdc_new_messages: dict = {}
+        self._cdc_new_messages[format_id] = None if messages is None else int(messages)
+        counts = list(self._cdc_new_messages.values())
+        total = sum(count for count in counts if count is not None)
+        interpreted = None not in counts and total < int(small_batch)
+        settings = fit_codegen(invocation_id, interpreted, self.config.credentials.server_side_parameters)
+        logger.debug(
+            f"{format_id}: {messages if messages is not None else 'an unknown number of'} new messages; "
+            f"generated code {'off' if interpreted else 'as the profile says'} "
+            f"({total} new messages known, small batch below {small_batch}): {settings}"
+        )
+        return interpreted
 
     @available
     def cdc_count_checks(self, relation: str, test_ids: list, query: str) -> None:
