@@ -189,12 +189,16 @@ class SparkCdcAdapter(SparkAdapter):
         total = sum(count for count in counts if count is not None)
         interpreted = None not in counts and total < int(small_batch)
         settings = fit_codegen(invocation_id, interpreted, self.config.credentials.server_side_parameters)
+        if not settings:
+            decision = "as CDC_WHOLE_STAGE_CODEGEN and CDC_CODEGEN_FACTORY_MODE say"
+        else:
+            decision = "off" if interpreted else "as the profile says"
         logger.debug(
             f"{format_id}: {messages if messages is not None else 'an unknown number of'} new messages; "
-            f"generated code {'off' if interpreted else 'as the profile says'} "
-            f"({total} new messages known, small batch below {small_batch}): {settings}"
+            f"generated code {decision} ({total} new messages known, small batch below {small_batch}): "
+            f"{settings}"
         )
-        return interpreted
+        return interpreted and bool(settings)
 
     @available
     def cdc_count_checks(self, relation: str, test_ids: list, query: str) -> None:
