@@ -289,8 +289,8 @@ def test_a_small_batch_is_built_without_generated_code_unless_told_otherwise(bui
         pipeline.dbt("run", "--select", "stg_canal__events", "change_log")
         return log.read_text(encoding="utf-8")[start:]
 
-    # one new message, below cdc_small_batch_messages: staging counted it, and every connection
-    # opened after that (change_log's too) runs interpreted
+    # one new message, below cdc_small_batch_messages: staging counted it, and every statement
+    # after that (change_log's too) runs interpreted
     text = build_a_batch()
     assert "canal: 1 new messages; generated code off" in text, text[-3000:]
     assert codegen_settings() == ("false", "NO_CODEGEN")
