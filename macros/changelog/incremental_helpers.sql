@@ -584,15 +584,25 @@
 
 {#
     The CTE body `untouched_rows` of the layers models (incremental runs): the rows of
-    `layer_rows` (touched_layer_rows) carried over as they are. When this run writes the delta
-    layer they are all delta rows, and saying so lets Spark skip the base layer's files.
+    `layer_rows` (touched_layer_rows) carried over as they are, but for this run's marks from
+    `refresh_mark` (state_refresh_mark), in the stored column order: the layers models end
+    their rows with refreshed_through, refreshed_through_by_format, key_bucket. When this run
+    writes the delta layer they are all delta rows, and saying so lets Spark skip the base
+    layer's files.
 #}
-{% macro untouched_layer_rows(layer_rows, write_layer) -%}
-    select *
+{% macro untouched_layer_rows(layer_rows, write_layer, refresh_mark) -%}
+    select
+        {{ layer_rows }}.* except (
+            refreshed_through, refreshed_through_by_format, key_bucket, state_layer, is_touched
+        ),
+        {{ refresh_mark }}.refreshed_through,
+        {{ refresh_mark }}.refreshed_through_by_format,
+        {{ layer_rows }}.key_bucket
     from {{ layer_rows }}
-    where not is_touched
+    cross join {{ refresh_mark }}
+    where not {{ layer_rows }}.is_touched
     {%- if write_layer == 'delta' %}
-        and state_layer = 'delta'
+        and {{ layer_rows }}.state_layer = 'delta'
     {%- endif %}
 {%- endmacro %}
 

@@ -68,3 +68,21 @@
 {% macro key_has_partial_image() -%}
     bool_or(coalesce(after_is_partial, true)) over (partition by table_id, row_key)
 {%- endmacro %}
+
+
+{#
+    The row image partial after images give: the images of `steps` (an SQL array of structs in
+    sort_key order, each with the map field `image_field`) folded left from an empty map, a
+    later image's columns replacing an earlier one's, a null image adding nothing. Both state
+    models merge a key's partial images over its last full image with it.
+#}
+{% macro merge_partial_images(steps, image_field) -%}
+    aggregate(
+        {{ steps }},
+        cast(map() as map<string, string>),
+        (merged, step) -> map_concat(
+            map_filter(merged, (k, v) -> not map_contains_key(coalesce(step.{{ image_field }}, map()), k)),
+            coalesce(step.{{ image_field }}, cast(map() as map<string, string>))
+        )
+    )
+{%- endmacro %}

@@ -1,12 +1,5 @@
-{{
-    config(
-        materialized='incremental',
-        incremental_strategy=current_state_write_strategy(),
-        partition_by=['state_layer'],
-        pre_hook="{{ forget_base_layer_marks() }}",
-        post_hook=["{{ release_input_tables() }}", "{{ record_base_layer_marks() }}"],
-    )
-}}
+-- incremental by layer, with hooks that record its marks: dbt_project.yml (intermediate)
+{{ config(incremental_strategy=current_state_write_strategy()) }}
 
 -- Latest state of every source row ever seen, tombstones included (docs/current-state.md),
 -- stored in two layers that the view current_state reads as one (macro state_write_layer).
@@ -67,7 +60,7 @@ refresh_mark as (
     ),
 
     untouched_rows as (
-        {{ untouched_layer_rows('layer_rows', write_layer) }}
+        {{ untouched_layer_rows('layer_rows', write_layer, 'refresh_mark') }}
     ),
 
     {%- if rebuild_merged_keys %}
@@ -163,21 +156,17 @@ latest as (
         row_key,
         max_by(struct(with_base.*), sort_key) as winner,
         -- merged only for a key with a partial image (a full latest image is its own result)
-        aggregate(
-            array_sort(
+        {{ merge_partial_images(
+            "array_sort(
                 collect_list(case when key_has_partial and sort_key >= base_sort_key then struct(sort_key, image) end),
                 (left_step, right_step) -> case
                     when left_step.sort_key < right_step.sort_key then -1
                     when left_step.sort_key > right_step.sort_key then 1
                     else 0
                 end
-            ),
-            cast(map() as map<string, string>),
-            (merged, step) -> map_concat(
-                map_filter(merged, (k, v) -> not map_contains_key(coalesce(step.image, map()), k)),
-                coalesce(step.image, cast(map() as map<string, string>))
-            )
-        ) as merged_image
+            )",
+            'image'
+        ) }} as merged_image
     from with_base
     group by table_id, row_key
 ),
@@ -228,32 +217,8 @@ final as (
         on latest.table_id = table_clearings.table_id
     {%- if is_incremental() %}
         union all
-        -- unchanged rows carried over: only the marks are new
-        select
-            untouched_rows.table_id,
-            untouched_rows.row_key,
-            untouched_rows.source_format,
-            untouched_rows.source_system,
-            untouched_rows.source_database,
-            untouched_rows.source_schema,
-            untouched_rows.source_table,
-            untouched_rows.primary_key_columns,
-            untouched_rows.row_key_kind,
-            untouched_rows.row_image,
-            untouched_rows.image_is_merged,
-            untouched_rows.column_types,
-            untouched_rows.is_deleted,
-            untouched_rows.deleted_by,
-            untouched_rows.last_operation,
-            untouched_rows.last_change_id,
-            untouched_rows.sort_key,
-            untouched_rows.committed_at,
-            untouched_rows.landed_at,
-            refresh_mark.refreshed_through,
-            refresh_mark.refreshed_through_by_format,
-            untouched_rows.key_bucket
-        from untouched_rows
-        cross join refresh_mark
+        -- the rows carried over, with this run's marks (macro untouched_layer_rows)
+        select * from untouched_rows
     {%- endif %}
 )
 

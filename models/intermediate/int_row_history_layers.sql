@@ -1,12 +1,5 @@
-{{
-    config(
-        materialized='incremental',
-        incremental_strategy=current_state_write_strategy(),
-        partition_by=['state_layer'],
-        pre_hook="{{ forget_base_layer_marks() }}",
-        post_hook=["{{ release_input_tables() }}", "{{ record_base_layer_marks() }}"],
-    )
-}}
+-- incremental by layer, with hooks that record its marks: dbt_project.yml (intermediate)
+{{ config(incremental_strategy=current_state_write_strategy()) }}
 
 -- SCD type 2 history built from the change log: one row per version of a source row, with
 -- valid_from / valid_to (source commit time; a version without one takes effect with the
@@ -111,7 +104,7 @@ new_versions as (
     {%- endif %}
 
     untouched_rows as (
-        {{ untouched_layer_rows('layer_rows', write_layer) }}
+        {{ untouched_layer_rows('layer_rows', write_layer, 'refresh_mark') }}
     ),
 {% endif %}
 
@@ -225,10 +218,11 @@ final as (
         case
             -- a full image is the version's image (what the merge below gives for it)
             when not ordered.after_is_partial then coalesce(ordered.change_image, cast(map() as map<string, string>))
-            else aggregate(
-                slice(
+            -- partial images merge over the history from the last full (non-partial) image, or
+            -- from the first version
+            else {{ merge_partial_images(
+                "slice(
                     history_so_far,
-                    -- position of the last full (non-partial) image, or 1
                     coalesce(
                         size(history_so_far) + 1 - nullif(
                             array_position(reverse(transform(history_so_far, step -> not step.after_is_partial)), true),
@@ -237,13 +231,9 @@ final as (
                         1
                     ),
                     size(history_so_far)
-                ),
-                cast(map() as map<string, string>),
-                (merged, step) -> map_concat(
-                    map_filter(merged, (k, v) -> not map_contains_key(coalesce(step.change_image, map()), k)),
-                    coalesce(step.change_image, cast(map() as map<string, string>))
-                )
-            )
+                )",
+                'change_image'
+            ) }}
         end as row_image,
         ordered.sort_key,
         ordered.valid_since as valid_from,
@@ -269,28 +259,8 @@ final as (
             and ordered.sort_key = closing_clearings.sort_key
     {%- if is_incremental() %}
         union all
-        -- unchanged versions carried over: only the marks are new
-        select
-            untouched_rows.table_id,
-            untouched_rows.row_key,
-            untouched_rows.source_format,
-            untouched_rows.change_id,
-            untouched_rows.operation,
-            untouched_rows.is_deleted,
-            untouched_rows.after_is_partial,
-            untouched_rows.change_image,
-            untouched_rows.row_image,
-            untouched_rows.sort_key,
-            untouched_rows.valid_from,
-            untouched_rows.valid_to,
-            untouched_rows.ended_by,
-            untouched_rows.is_current,
-            untouched_rows.landed_at,
-            refresh_mark.refreshed_through,
-            refresh_mark.refreshed_through_by_format,
-            untouched_rows.key_bucket
-        from untouched_rows
-        cross join refresh_mark
+        -- the rows carried over, with this run's marks (macro untouched_layer_rows)
+        select * from untouched_rows
     {%- endif %}
 )
 
