@@ -23,6 +23,7 @@ import os
 import sys
 from pathlib import Path, PurePosixPath
 
+from .codegen import SMALL_BATCH_MESSAGES
 from .landing import GLOB_CHARS, default_landing_paths, environment_defaults, is_uri, land_files
 
 
@@ -417,7 +418,7 @@ def main(argv: list[str] | None = None) -> int:
     watch.add_argument("--dbt-arg", dest="dbt_args", action="append", default=[],
                        help="extra dbt argument, repeatable (e.g. --dbt-arg=--exclude --dbt-arg=typed)")
     watch.add_argument("--max-batches", type=int, default=None, help="stop after this many batches")
-    watch.add_argument("--small-batch", type=int, default=100_000,
+    watch.add_argument("--small-batch", type=int, default=SMALL_BATCH_MESSAGES,
                        help="build a batch of fewer messages than this without generated code (default 100000; 0: never)")
     dbt = commands.add_parser("dbt", help="run a dbt command in this process")
     dbt.add_argument("dbt_args", nargs=argparse.REMAINDER)

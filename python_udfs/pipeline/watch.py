@@ -15,10 +15,10 @@ the first cycle lands whatever is not landed yet and builds.
 
 Small batches run interpreted: a batch of fewer than ``small_batch`` messages is built with
 Spark's generated code off (whole-stage and expression code generation), a larger one with the
-session's settings. On a batch of a few thousand rows, compiling each statement's generated
-code costs more than it saves: a 1,000-message batch of five formats built 12% faster warm
-(bench/SUMMARY.md, 2026-11-27 morning), while on 1M messages the generated code is worth at most
-a few percent. Setting ``CDC_WHOLE_STAGE_CODEGEN`` or ``CDC_CODEGEN_FACTORY_MODE`` yourself
+session's settings (the settings and the default threshold: codegen.py). On a batch of a few
+thousand rows, compiling each statement's generated code costs more than it saves: a
+1,000-message batch of five formats built 12% faster warm (bench/SUMMARY.md, 2026-11-27
+morning), while on 1M messages the generated code is worth at most a few percent. Setting ``CDC_WHOLE_STAGE_CODEGEN`` or ``CDC_CODEGEN_FACTORY_MODE`` yourself
 turns this off: the session keeps what you set.
 """
 
@@ -31,6 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .codegen import INTERPRETED, SMALL_BATCH_MESSAGES
 from .landing import land_files, message_files
 
 # (size, modification time in ns): a file whose signature changed has new content.
@@ -65,11 +66,10 @@ class WatchedFiles:
         self.landed.update(files)
 
 
-# The profile's variables of Spark's generated-code settings, and their value for a small
-# batch (interpreted). dbt-spark applies the profile's settings to the session before every
-# statement, so a batch's settings go through the variables the profile reads; they are not
-# part of dbt's profile hash, so changing them does not make dbt parse the project again.
-CODEGEN_VARIABLES = {"CDC_WHOLE_STAGE_CODEGEN": "false", "CDC_CODEGEN_FACTORY_MODE": "NO_CODEGEN"}
+# A batch's settings go through the profile's variables (codegen.INTERPRETED): dbt-spark
+# applies the profile's settings to the session before every statement, and the variables are
+# not part of dbt's profile hash, so changing them does not make dbt parse the project again.
+CODEGEN_VARIABLES = {variable: value for variable, (_, value) in INTERPRETED.items()}
 
 
 class CodegenBySize:
@@ -126,7 +126,7 @@ def watch(
     interval: float = 2.0,
     settle: float = 1.0,
     max_batches: int | None = None,
-    small_batch: int = 100_000,
+    small_batch: int = SMALL_BATCH_MESSAGES,
     stop: StopFlag | None = None,
     log: Callable[[str], None] = print,
 ) -> int:

@@ -14,6 +14,7 @@ from dbt.adapters.spark.connections import (
     SparkCredentials,
 )
 
+from python_udfs.pipeline.codegen import INTERPRETED, SPARK_DEFAULTS
 from python_udfs.pipeline.jvm_archive import with_archive
 from python_udfs.pipeline.local_fs import session_parameters
 
@@ -50,14 +51,9 @@ def ensure_udfs(server_side_parameters: dict[str, str]) -> None:
 
 
 # Spark's generated code, fitted to the size of an invocation's input (adapter method
-# cdc_fit_codegen). dbt-spark's session cursor applies the profile's server_side_parameters
-# before every statement, so the fit changes that dict; the profile's own values are kept per
-# invocation to go back to. Keys: the variable that sets each in the profile.
-INTERPRETED = {
-    "CDC_WHOLE_STAGE_CODEGEN": ("spark.sql.codegen.wholeStage", "false"),
-    "CDC_CODEGEN_FACTORY_MODE": ("spark.sql.codegen.factoryMode", "NO_CODEGEN"),
-}
-SPARK_DEFAULTS = {"spark.sql.codegen.wholeStage": "true", "spark.sql.codegen.factoryMode": "FALLBACK"}
+# cdc_fit_codegen; the settings: python_udfs/pipeline/codegen.py). dbt-spark's session cursor
+# applies the profile's server_side_parameters before every statement, so the fit changes that
+# dict; the profile's own values are kept per invocation to go back to.
 _CODEGEN_FIT: dict = {"invocation": None, "profile": {}}
 
 
