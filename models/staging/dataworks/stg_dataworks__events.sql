@@ -3,7 +3,7 @@
 -- One row per event of each landed DataWorks message: row changes, update halves,
 -- DDL, truncates, transaction markers, heartbeats, and invalid messages with a reason.
 -- Flow, one CTE per step: new_messages -> parsed -> fields -> classified -> shaped ->
---    keyed -> with_keys -> events -> contract_rows
+--    keyed -> events -> contract_rows
 -- Its vocabularies: seeds/cdc_operation_codes.csv and seeds/cdc_type_codes.csv (the
 -- operation_codes and type_codes CTEs); its value conversions: macros/formats/dataworks.sql.
 {%- set read_plan = staging_read_plan('dataworks') %}
@@ -84,20 +84,15 @@ shaped as (
 keyed as (
     select
         shaped.*,
-        case when operation in ('delete', 'update_before') then before else after end as key_image
-    from shaped
-),
-
-with_keys as (
-    select
-        keyed.*,
+        case when operation in ('delete', 'update_before') then before else after end as key_image,
+        -- (reads key_image of this select: Spark resolves the lateral alias as a step before)
         {{ row_key('declared_keys', 'key_image') }} as computed_row_key
-    from keyed
+    from shaped
 ),
 
 events as (
     select
-        with_keys.*,
+        keyed.*,
         case
             when message._corrupt_record is not null and try_parse_json(raw_value) is null
                 then 'not_json'
@@ -128,7 +123,7 @@ events as (
             when known_class in ('change', 'update_half') and computed_row_key is null
                 then 'missing_key'
         end as quarantine_reason
-    from with_keys
+    from keyed
 ),
 
 -- The contract columns DataWorks' messages carry in their own terms; the shared step

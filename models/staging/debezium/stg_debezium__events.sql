@@ -7,7 +7,7 @@
 -- and no HBase cell skips them (debezium__read_needs_decoders).
 -- Flow, one CTE per step: new_messages -> parsed -> enveloped -> fields -> identified
 --    -> tabled -> classified -> filled -> logical -> decoded -> imaged -> shaped -> keyed ->
---    with_keys -> positioned -> events -> contract_rows
+--    positioned -> events -> contract_rows
 -- Its operation codes: seeds/cdc_operation_codes.csv (the operation_codes CTE); its column
 -- types: seeds/cdc_type_codes.csv (rows `debezium`, written into the SQL as literals when the
 -- model compiles, debezium__column_type); its value conversions: macros/formats/debezium.sql.
@@ -324,21 +324,16 @@ keyed as (
     select
         shaped.*,
         coalesce(operation = 'update' and size(after) < size(after_image), false) as after_is_partial,
-        case when operation = 'delete' then before else after end as key_image
-    from shaped
-),
-
-with_keys as (
-    select
-        keyed.*,
+        case when operation = 'delete' then before else after end as key_image,
+        -- (reads key_image of this select: Spark resolves the lateral alias as a step before)
         {{ row_key('declared_keys', 'key_image') }} as computed_row_key
-    from keyed
+    from shaped
 ),
 
 -- Position parts, compared as numbers, per connector (docs/formats/debezium.md).
 positioned as (
     select
-        with_keys.*,
+        keyed.*,
         case
             when connector in ('mysql', 'mariadb') then nullif(regexp_extract(message.source.file, '([0-9]+)$', 1), '')
             when connector = 'postgresql' then message.source.lsn
@@ -371,7 +366,7 @@ positioned as (
                 )
             else cast(message.source.ts_ms as string)
         end as position_text
-    from with_keys
+    from keyed
 ),
 
 events as (

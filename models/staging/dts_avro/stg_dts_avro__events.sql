@@ -5,7 +5,7 @@
 -- Calls the Python UDF cdc_decode_dts_avro (a temporary function), so it is incremental,
 -- never a view.
 -- Flow, one CTE per step: new_messages -> decoded -> parsed -> classified -> keyed ->
---    with_keys -> events -> contract_rows
+--    events -> contract_rows
 -- Its operation codes: seeds/cdc_operation_codes.csv (the operation_codes CTE); its value
 -- conversions and other vocabulary: macros/formats/dts_avro.sql.
 {%- set read_plan = staging_read_plan('dts_avro') %}
@@ -70,20 +70,15 @@ keyed as (
         coalesce(
             known_operation = 'update' and size(record.after) < size(record.fields),
             false
-        ) as after_is_partial
-    from classified
-),
-
-with_keys as (
-    select
-        keyed.*,
+        ) as after_is_partial,
+        -- (reads key_image of this select: Spark resolves the lateral alias as a step before)
         {{ row_key('declared_keys', 'key_image') }} as computed_row_key
-    from keyed
+    from classified
 ),
 
 events as (
     select
-        with_keys.*,
+        keyed.*,
         case
             when record is null then 'not_dts_avro'
             when known_class is null then 'unknown_operation'
@@ -96,7 +91,7 @@ events as (
             when record.operation = 'DDL' and record.ddlText is null then 'missing_ddl_text'
             when known_class = 'change' and computed_row_key is null then 'missing_key'
         end as quarantine_reason
-    from with_keys
+    from keyed
 ),
 
 -- The contract columns DTS records carry in their own terms; the shared step
