@@ -43,8 +43,9 @@ with halves as (
 {%- else %}
 
     -- A full build regroups every half: every group is touched, so no join with the touched
-    -- groups (it read the halves twice and broadcast every group; 13-14 s against 18-20 s on 1M
-    -- mixed messages). The keys the join compared must be there, as it required.
+    -- groups (it read the halves twice and broadcast every group for nothing; figures in
+    -- bench/results/2026-11-30-night-halves/). The keys the join compared must be there, as
+    -- it required.
     candidate_halves as (
         select halves.*
         from halves

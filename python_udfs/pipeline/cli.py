@@ -419,7 +419,8 @@ def main(argv: list[str] | None = None) -> int:
                        help="extra dbt argument, repeatable (e.g. --dbt-arg=--exclude --dbt-arg=typed)")
     watch.add_argument("--max-batches", type=int, default=None, help="stop after this many batches")
     watch.add_argument("--small-batch", type=int, default=SMALL_BATCH_MESSAGES,
-                       help="build a batch of fewer messages than this without generated code (default 100000; 0: never)")
+                       help="build a batch of fewer messages than this without generated code "
+                            f"(default {SMALL_BATCH_MESSAGES}; 0: never)")
     dbt = commands.add_parser("dbt", help="run a dbt command in this process")
     dbt.add_argument("dbt_args", nargs=argparse.REMAINDER)
     commands.add_parser("summary", help="print change-log and current-state figures")

@@ -18,8 +18,9 @@ Spark's generated code off (whole-stage and expression code generation), a large
 session's settings (the settings and the default threshold: codegen.py). On a batch of a few
 thousand rows, compiling each statement's generated code costs more than it saves: a
 1,000-message batch of five formats built 12% faster warm (bench/SUMMARY.md, 2026-11-27
-morning), while on 1M messages the generated code is worth at most a few percent. Setting ``CDC_WHOLE_STAGE_CODEGEN`` or ``CDC_CODEGEN_FACTORY_MODE`` yourself
-turns this off: the session keeps what you set.
+morning), while on 1M messages the generated code is worth at most a few percent. Setting
+``CDC_WHOLE_STAGE_CODEGEN`` or ``CDC_CODEGEN_FACTORY_MODE`` yourself turns this off: the
+session keeps what you set.
 """
 
 from __future__ import annotations
