@@ -24,7 +24,7 @@ import sys
 from pathlib import Path, PurePosixPath
 
 from .codegen import SMALL_BATCH_MESSAGES
-from .landing import GLOB_CHARS, default_landing_paths, environment_defaults, is_uri, land_files
+from .landing import GLOB_CHARS, default_landing_paths, environment_defaults, is_uri, land_formats
 
 
 def find_project_dir(start: Path) -> Path:
@@ -128,16 +128,17 @@ def command_land(project_dir: Path, paths: list[str], format_id: str | None, str
     spark = spark_session()
     for fmt, fmt_paths in plan.items():
         print(f"landing {fmt} from {', '.join(str(p) for p in fmt_paths)}", flush=True)
-        result = land_files(
-            spark,
-            fmt,
-            fmt_paths,
-            project_dir=project_dir,
-            landing_schema=settings.get("cdc_landing_schema", "cdc_landing"),
-            stream_name=stream,
-            scratch_dir=Path(os.environ["CDC_LOCAL_DIR"]) / "tmp",
-            **compaction_settings(settings),
-        )
+    # the formats land side by side, each into its own table (land_formats)
+    results = land_formats(
+        spark,
+        plan,
+        project_dir=project_dir,
+        landing_schema=settings.get("cdc_landing_schema", "cdc_landing"),
+        stream_name=stream,
+        scratch_dir=Path(os.environ["CDC_LOCAL_DIR"]) / "tmp",
+        **compaction_settings(settings),
+    )
+    for result in results.values():
         print(
             f"landed {result.messages_landed} new messages into {result.table} "
             f"({result.files} files, {result.messages_skipped} already landed), "

@@ -2,7 +2,8 @@
 appear and builds after each batch, for minutes-old state without a streaming engine.
 
 Each cycle scans the watched paths, lands every message file that is new or has grown since
-it was last landed (landing is idempotent: a line already landed adds nothing), then runs
+it was last landed (landing is idempotent: a line already landed adds nothing; the formats
+land side by side, landing.land_formats), then runs
 dbt in the same process, so neither the JVM nor the metastore is started again. A file is
 landed once it has not changed for ``settle`` seconds, so a file still being written is not
 cut at a half-written line (write files elsewhere and rename them in, as usual for watched
@@ -33,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .codegen import INTERPRETED, SMALL_BATCH_MESSAGES
-from .landing import land_files, message_files
+from .landing import land_formats, message_files
 
 # (size, modification time in ns): a file whose signature changed has new content.
 Signature = tuple[int, int]
@@ -147,16 +148,19 @@ def watch(
     while not stop.requested:
         started = time.perf_counter()
         landed: dict[str, int] = {}
+        due: dict[str, dict[Path, Signature]] = {}
         for format_id, paths in plan.items():
             existing = [p for p in paths if p.exists()]
             files = seen.due(message_files(existing, format_id), settle, time.time()) if existing else {}
-            if not files:
-                continue
-            result = land_files(
-                spark, format_id, list(files), project_dir=project_dir, landing_schema=landing_schema,
-                scratch_dir=scratch_dir, progress=False, **(compaction or {}),
-            )
-            seen.mark_landed(files)
+            if files:
+                due[format_id] = files
+        # the formats' files land side by side, each into its own table (land_formats)
+        results = land_formats(
+            spark, {f: list(files) for f, files in due.items()}, project_dir=project_dir,
+            landing_schema=landing_schema, scratch_dir=scratch_dir, progress=False, **(compaction or {}),
+        )
+        for format_id, result in results.items():
+            seen.mark_landed(due[format_id])
             if result.messages_landed:
                 landed[format_id] = result.messages_landed
         landing_seconds = time.perf_counter() - started

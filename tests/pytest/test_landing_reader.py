@@ -17,6 +17,7 @@ import pytest
 from python_udfs.pipeline.landing import (
     is_message_file,
     land_files,
+    land_formats,
     origin_name,
     read_messages,
     spark_file_key,
@@ -159,6 +160,54 @@ def test_files_inside_the_project_keep_relative_origins(landing):
     again = land(landing, [project / "landing", str(project / "landing" / "*" / "*.jsonl"), f"file://{path}"],
                  project_dir=project)
     assert (again.files, again.messages_read, again.messages_landed) == (1, 2, 0)
+
+
+def test_formats_land_side_by_side_each_into_its_own_table(landing):
+    """land_formats lands several formats at once (as the watch and `cdc-pipeline land` do):
+    each table gets exactly its own files' lines with their lineage, landing them again adds
+    nothing, and a format that fails stops none of the others (its error is raised after)."""
+    from pyspark.sql import SparkSession
+
+    spark = SparkSession.builder.getOrCreate()
+    schema = f"{landing.schema}_landing"
+    for format_id in ("debezium", "shareplex"):
+        spark.sql(f"create table if not exists {schema}.raw_{format_id} like {schema}.raw_canal")
+    folder = landing.work_dir / "side_by_side"
+    files: dict[str, dict[Path, bytes]] = {}
+    for index, format_id in enumerate(("canal", "debezium", "shareplex")):
+        data = {folder / format_id / f"part-{n}.jsonl": many_lines(200 + 150 * index + n) for n in range(2)}
+        for path, text in data.items():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(text)
+        files[format_id] = data
+    settings = dict(project_dir=PROJECT_DIR, landing_schema=schema, scratch_dir=landing.work_dir / "scratch",
+                    progress=False)
+
+    def landed(format_id: str) -> dict[tuple[str, int], str]:
+        rows = spark.sql(
+            f"select origin, origin_offset, raw_value from {schema}.raw_{format_id}"
+            f" where origin like '%side_by_side%'"
+        ).collect()
+        found = {(r["origin"], r["origin_offset"]): r["raw_value"] for r in rows}
+        assert len(found) == len(rows), f"a (file, line) landed twice in raw_{format_id}"
+        return found
+
+    plan = {format_id: [folder / format_id] for format_id in files}
+    results = land_formats(spark, plan, threads=3, **settings)
+    assert list(results) == list(plan)
+    for format_id, data in files.items():
+        assert landed(format_id) == expected_rows(data)
+        assert results[format_id].messages_landed == len(expected_rows(data))
+        assert results[format_id].table == f"{schema}.raw_{format_id}"
+    again = land_formats(spark, plan, threads=3, **settings)
+    assert [r.messages_landed for r in again.values()] == [0, 0, 0]
+
+    # datastream has no landing table in this pipeline: it fails, canal's new file still lands
+    more = folder / "canal" / "more.jsonl"
+    more.write_bytes(b'{"more": 1}\n')
+    with pytest.raises(SystemExit, match="raw_datastream"):
+        land_formats(spark, {"datastream": [more], "canal": [folder / "canal"]}, threads=2, **settings)
+    assert landed("canal") == expected_rows({**files["canal"], more: more.read_bytes()})
 
 
 def test_file_names_and_spark_paths():
