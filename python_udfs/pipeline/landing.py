@@ -480,9 +480,9 @@ def land_files(
 
 # Formats landed at once by land_formats (CDC_LANDING_THREADS overrides it; 1: one after
 # another). A small batch's landing is mostly Spark's fixed cost per statement (a listing, a
-# count, an insert, two metadata statements per table), which overlaps well across tables:
-# five formats of 200 messages landed in 4.6-6.6 s on two threads, 4.9 s on five, against
-# 6.1-9.2 s one after another (bench/results/2026-12-01-parallel-landing/).
+# count, an insert, two metadata statements per table), which overlaps a little across
+# tables on two cores: five formats of 200 messages each landed in 0.91x the time one after
+# another took (median of 11 paired blocks, 0.71-1.20; bench/results/2026-12-01-parallel-landing/).
 LANDING_THREADS = 4
 
 
