@@ -511,14 +511,13 @@ def land_formats(
     formats = list(plan)
     if not formats:
         return {}
-    workers = min(len(formats), threads or landing_threads())
-    if workers == 1:
-        return {f: land_files(spark, f, plan[f], **settings) for f in formats}
     from concurrent.futures import ThreadPoolExecutor
 
+    # one thread lands them in turn, the same way: a failure waits for the other formats
+    workers = min(len(formats), threads or landing_threads())
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="cdc-landing") as pool:
         futures = {f: pool.submit(land_files, spark, f, plan[f], **settings) for f in formats}
-    errors = [future.exception() for future in futures.values() if future.exception() is not None]
+    errors = [error for error in (future.exception() for future in futures.values()) if error is not None]
     if errors:
         raise errors[0]
     return {f: future.result() for f, future in futures.items()}
