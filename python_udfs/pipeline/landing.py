@@ -552,26 +552,11 @@ def _land_sources(
     ``origins_view``)."""
     from pyspark.sql import functions as F
 
-    # One read of the table's lineage columns before the insert: its latest landing time, and
-    # whether any of these files, or any Kafka record, landed before (only then do the
-    # incoming lines need the anti join below).
-    seen = spark.sql(
-        f"""
-        select
-            cast(max(existing.landed_at) as string) as latest,
-            count(files.origin) > 0 as files_landed_before,
-            count_if(existing.origin_partition is not null) > 0 as records_landed_before
-        from {table} as existing
-        left join {origins_view} as files
-            on existing.origin = files.origin
-        """
-    ).first()
-    # Landing time is the batch's identity in the pipeline: keep it strictly increasing.
-    # (As text: collected timestamps would be shifted to this machine's time zone.)
-    latest = seen["latest"]
-    landed_at = dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)
-    if latest is not None and dt.datetime.fromisoformat(latest) >= landed_at:
-        landed_at = dt.datetime.fromisoformat(latest) + dt.timedelta(microseconds=1)
+    # What the table already holds, from reads Parquet prunes (lineage_seen): its latest
+    # landing time, and whether any of these files, or any Kafka record, landed before (only
+    # then do the incoming lines need the anti join below).
+    seen = lineage_seen(spark, table, [s.origin for s in sources])
+    landed_at = next_landing_time(seen["latest"])
     result = LandingResult(format_id, table, uuid.uuid4().hex, landed_at, files=len(sources))
     if not sources:
         return result
@@ -649,6 +634,63 @@ def _land_sources(
         return result
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+def lineage_seen(spark: SparkSession, table: str, origins: list[str]) -> dict:
+    """What a landing needs to know of ``table`` before its insert: ``latest``, its latest
+    landing time (text, or None for an empty table); ``files_landed_before``, whether any row
+    came from one of ``origins``; ``records_landed_before``, whether any row is a Kafka record.
+
+    Three filtered aggregates in one statement, each a filter Parquet answers from its row
+    groups' statistics, so the read does not grow with the table's history: the landing time
+    at or after the table's commit mark (the rows of a landing killed before its mark are
+    later still, so they are found; without a mark, every row), the rows of these origins
+    (kept as data: a DataFrame filter, not SQL text), the rows with a Kafka partition. The
+    full read of the lineage columns it replaces took 1.0 s on 1M landed lines and 2.3 s on
+    5M; this one 0.53 s on either, as on 10,000 (bench/results/2026-12-01-lineage-reads/)."""
+    from pyspark.sql import functions as F
+
+    existing = spark.table(table)
+    mark = committed_through(spark, table)
+    recent = existing
+    if mark is not None:
+        recent = existing.where(F.col("landed_at") >= F.expr(f"timestamp'{mark.isoformat(sep=' ')}'"))
+
+    def flag(name: str, rows: DataFrame) -> DataFrame:
+        return rows.agg((F.count(F.lit(1)) > 0).cast("string").alias("value")).select(F.lit(name).alias("what"), "value")
+
+    latest = recent.agg(F.max("landed_at").cast("string").alias("value")).select(F.lit("latest").alias("what"), "value")
+    answers = {
+        row["what"]: row["value"]
+        for row in latest.unionByName(flag("files", existing.where(F.col("origin").isin(origins) if origins else F.lit(False))))
+        .unionByName(flag("records", existing.where(F.col("origin_partition").isNotNull())))
+        .collect()
+    }
+    latest_text = answers["latest"]
+    if latest_text is None and mark is not None:
+        # a mark above every row (rows deleted by hand): the mark still orders the next batch
+        latest_text = mark.isoformat(sep=" ", timespec="microseconds")
+    return {
+        "latest": latest_text,
+        "files_landed_before": answers["files"] == "true",
+        "records_landed_before": answers["records"] == "true",
+    }
+
+
+def latest_landed_at(spark: SparkSession, table: str) -> str | None:
+    """The latest landing time of ``table`` as text (lineage_seen), or None when it is empty."""
+    return lineage_seen(spark, table, [])["latest"]
+
+
+def next_landing_time(latest: str | None) -> dt.datetime:
+    """The landing time of a new batch: now (UTC), or just after ``latest`` (text, as
+    lineage_seen gives it) when the clock is not past it. Landing time is the batch's identity
+    in the pipeline, so it only grows. (Text, not a collected timestamp: Spark would shift
+    that to this machine's time zone.)"""
+    landed_at = dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)
+    if latest is not None and dt.datetime.fromisoformat(latest) >= landed_at:
+        landed_at = dt.datetime.fromisoformat(latest) + dt.timedelta(microseconds=1)
+    return landed_at
 
 
 COMMITTED_THROUGH = "cdc.committed_through"

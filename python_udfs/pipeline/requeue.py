@@ -12,12 +12,11 @@ the same ``change_id`` however often it is delivered.
 
 from __future__ import annotations
 
-import datetime as dt
 import uuid
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .landing import record_committed_batch
+from .landing import latest_landed_at, next_landing_time, record_committed_batch
 from .sql_text import sql_text
 
 if TYPE_CHECKING:
@@ -66,10 +65,7 @@ def requeue_quarantined(
             # The format reads the user's own raw table: re-produce the messages upstream.
             result.skipped_formats.append(format_id)
             continue
-        latest = spark.sql(f"select max(landed_at) as latest from {table}").first()["latest"]
-        landed_at = dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)
-        if latest is not None and latest >= landed_at:
-            landed_at = latest + dt.timedelta(microseconds=1)  # landing time only grows
+        landed_at = next_landing_time(latest_landed_at(spark, table))  # landing time only grows
         spark.createDataFrame([(m,) for m in sorted(message_ids)], "message_id string") \
             .createOrReplaceTempView("cdc_requeue_messages")
         copies = spark.sql(

@@ -9,6 +9,7 @@ globs, directories, `file://` URIs) into a real landing table and compare row fo
 from __future__ import annotations
 
 import bz2
+import datetime as dt
 import gzip
 from pathlib import Path
 
@@ -18,6 +19,8 @@ from python_udfs.pipeline.landing import (
     is_message_file,
     land_files,
     land_formats,
+    lineage_seen,
+    next_landing_time,
     origin_name,
     read_messages,
     spark_file_key,
@@ -208,6 +211,50 @@ def test_formats_land_side_by_side_each_into_its_own_table(landing):
     with pytest.raises(SystemExit, match="raw_datastream"):
         land_formats(spark, {"datastream": [more], "canal": [folder / "canal"]}, threads=2, **settings)
     assert landed("canal") == expected_rows({**files["canal"], more: more.read_bytes()})
+
+
+def test_lineage_seen_answers_from_the_rows_after_the_mark_and_the_named_origins(make_pipeline):
+    """What a landing reads of its table before inserting (lineage_seen): the latest landing
+    time, also of rows a landing killed before its commit mark left beyond the mark, and
+    whether given origins (names with quotes: data, not SQL) or Kafka records landed before."""
+    from pyspark.sql import SparkSession
+
+    from python_udfs.pipeline.landing import committed_through, record_committed_batch
+
+    spark = SparkSession.builder.getOrCreate()
+    pipeline = make_pipeline("lineage", {"cdc_formats": ["canal", "debezium"]})
+    pipeline.dbt("run-operation", "create_landing_tables", "--quiet")
+    table = f"{pipeline.schema}_landing.raw_canal"
+    assert lineage_seen(spark, table, ["a.jsonl"]) == {
+        "latest": None, "files_landed_before": False, "records_landed_before": False,
+    }
+    odd = "landing/it's \\ \"odd\".jsonl"
+
+    def insert(into: str, origin: str, partition: int | None, landed_at: str) -> None:
+        # the landing time as text cast in Spark, as a timestamp literal is (session time zone)
+        columns = spark.table(into).columns
+        row = {"raw_value": "{}", "origin": origin, "origin_partition": partition, "origin_offset": 1, "landed_at": landed_at}
+        spark.createDataFrame([tuple(str(row.get(c)) if row.get(c) is not None else None for c in columns)],
+                              ", ".join(f"`{c}` string" for c in columns)) \
+            .selectExpr(*[f"cast(`{c}` as {t})" for c, t in spark.table(into).dtypes]).write.insertInto(into)
+
+    insert(table, odd, None, "2026-01-01 00:00:01")
+    insert(table, "landing/b.jsonl", None, "2026-01-01 00:00:02")
+    assert spark.sql(f"select origin from {table} where origin_offset = 1 order by landed_at").first()[0] == odd
+    record_committed_batch(spark, table, dt.datetime(2026, 1, 1, 0, 0, 1))
+    assert committed_through(spark, table) == dt.datetime(2026, 1, 1, 0, 0, 1)
+    # the row of 00:00:02 lies beyond the mark (a landing killed before recording it): found
+    seen = lineage_seen(spark, table, [odd, "landing/never.jsonl"])
+    assert seen == {"latest": "2026-01-01 00:00:02", "files_landed_before": True, "records_landed_before": False}
+    assert not lineage_seen(spark, table, ["landing/never.jsonl"])["files_landed_before"]
+    assert next_landing_time("2999-01-01 00:00:00").isoformat(sep=" ") == "2999-01-01 00:00:00.000001"
+
+    kafka = f"{pipeline.schema}_landing.raw_debezium"
+    insert(kafka, "topic", 3, "2026-01-01 00:00:05")
+    record_committed_batch(spark, kafka, dt.datetime(2026, 1, 1, 0, 0, 6))  # a mark above every row
+    assert lineage_seen(spark, kafka, []) == {
+        "latest": "2026-01-01 00:00:06.000000", "files_landed_before": False, "records_landed_before": True,
+    }
 
 
 def test_file_names_and_spark_paths():
