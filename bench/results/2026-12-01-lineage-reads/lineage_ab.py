@@ -8,6 +8,9 @@ For each size, a landing table of ROWS file lines (one origin and one landing ti
 1,000 rows, written in landing order into FILES Parquet files), its commit mark on the
 last batch, then blocks of the two reads in the order A B B A (3 blocks after a warm-up of
 each), asking about two origins that never landed. Prints the medians and their ratio.
+Then the same pairing for the staging models' first metadata query (staging_read_plan):
+`max(landed_at)` over every row (before) against over the rows at or after the mark (after),
+on the same table (an appended staging table is laid out the same way: batches in order).
 """
 
 from __future__ import annotations
@@ -55,6 +58,17 @@ def after(table: str) -> dict:
     return lineage_seen(spark, table, ORIGINS)
 
 
+def paired(first, second) -> tuple[float, float, list[float], list[float]]:
+    times: dict[str, list[float]] = {"before": [], "after": []}
+    for block in range(4):
+        for name in ("before", "after", "after", "before"):
+            started = time.perf_counter()
+            (first if name == "before" else second)()
+            if block:  # block 0 warms both up
+                times[name].append(time.perf_counter() - started)
+    return statistics.median(times["before"]), statistics.median(times["after"]), times["before"], times["after"]
+
+
 for size in sys.argv[1:]:
     rows, files = (int(x) for x in size.split(":"))
     spark.sql(f"truncate table {TABLE}")
@@ -74,16 +88,18 @@ for size in sys.argv[1:]:
     record_committed_batch(spark, TABLE, dt.datetime.fromisoformat(last))
     a, b = before(TABLE), after(TABLE)
     assert a == b, (a, b)
-    times: dict[str, list[float]] = {"before": [], "after": []}
-    for block in range(4):
-        for name in ("before", "after", "after", "before"):
-            started = time.perf_counter()
-            (before if name == "before" else after)(TABLE)
-            if block:  # block 0 warms both up
-                times[name].append(time.perf_counter() - started)
-    b_med, a_med = statistics.median(times["before"]), statistics.median(times["after"])
+    b_med, a_med, b_times, a_times = paired(lambda: before(TABLE), lambda: after(TABLE))
     print(
-        f"{rows:>9,} rows in {files:>3} files: before {b_med:.3f} s {[round(t, 3) for t in times['before']]}"
-        f" | after {a_med:.3f} s {[round(t, 3) for t in times['after']]} | after/before {a_med / b_med:.2f}",
+        f"lineage {rows:>9,} rows in {files:>3} files: before {b_med:.3f} s {[round(t, 3) for t in b_times]}"
+        f" | after {a_med:.3f} s {[round(t, 3) for t in a_times]} | after/before {a_med / b_med:.2f}",
+        flush=True,
+    )
+    full = f"select cast(max(landed_at) as string) from {TABLE}"
+    since = full + f" where landed_at >= timestamp'{last}'"
+    assert spark.sql(full).first()[0] == spark.sql(since).first()[0] == last
+    b_med, a_med, b_times, a_times = paired(lambda q=full: spark.sql(q).first(), lambda q=since: spark.sql(q).first())
+    print(
+        f"staging mark {rows:>9,} rows in {files:>3} files: before {b_med:.3f} s {[round(t, 3) for t in b_times]}"
+        f" | after {a_med:.3f} s {[round(t, 3) for t in a_times]} | after/before {a_med / b_med:.2f}",
         flush=True,
     )
