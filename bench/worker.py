@@ -132,19 +132,16 @@ def floor(spark, stream: Path, formats: list[str]) -> dict:
 
 
 def land(spark, stream: Path, batch: str, formats: list[str], landing_schema: str, work: Path) -> dict:
-    from python_udfs.pipeline.landing import land_files
+    """The batch's formats landed as `cdc-pipeline land` lands them: side by side, each into its
+    own table (land_formats, CDC_LANDING_THREADS)."""
+    from python_udfs.pipeline.landing import land_formats
 
-    landed = {}
-    for format_id in formats:
-        folder = stream / batch / format_id
-        if not folder.is_dir():
-            continue
-        result = land_files(
-            spark, format_id, [folder], project_dir=PROJECT_DIR, landing_schema=landing_schema,
-            scratch_dir=work / "scratch", progress=False,
-        )
-        landed[format_id] = result.messages_landed
-    return landed
+    plan = {f: [stream / batch / f] for f in formats if (stream / batch / f).is_dir()}
+    results = land_formats(
+        spark, plan, project_dir=PROJECT_DIR, landing_schema=landing_schema,
+        scratch_dir=work / "scratch", progress=False,
+    )
+    return {format_id: result.messages_landed for format_id, result in results.items()}
 
 
 def checksum_sql(text_expr: str) -> str:
