@@ -1,9 +1,11 @@
 -- Accounting: every staging event of every enabled format ends where its class says
 -- (docs/quarantine.md). Returns the events that are nowhere:
 --   change                   -> its change_id is in change_log (a redelivered copy shares it),
---                               or it is the old-row half of an update pair (update_pairs_model)
---   update_half              -> its pair is in int_update_halves_paired, or it is held in
---                               unpaired_update_halves
+--                               or it is the old-row half of an update pair (update_pairs_model);
+--                               looked up in the change log's checked window first, and in
+--                               all of it only for the ids not found there
+--   update_half              -> its pair is in int_update_halves_paired (looked up the same
+--                               way), or it is held in unpaired_update_halves
 --   schema_change / truncate -> schema_changes (a redelivered copy shares the id)
 --   transaction / heartbeat  -> counted in stream_progress (nothing to look up)
 --   invalid                  -> quarantine, or (`missing_key`) keyed by its table's previously
@@ -20,24 +22,96 @@ with events as (
     where {{ checked_since('unioned') }}
 ),
 
-logged_changes as (
-    select distinct change_id from {{ ref('change_log') }}
+-- The change ids logged in the checked window (an event's own copy, or a copy of the same
+-- run, landed with it there) and the old-row halves of update pairs.
+window_logged as (
+    select logged.change_id
+    from {{ ref('change_log') }} as logged
+    where {{ checked_since('logged') }}
     {%- for format_id in cdc_enabled_formats() if cdc_format(format_id).get('update_pairs_model') %}
-        union
+        union all
         select pairs.old_row_change_id from {{ ref(cdc_format(format_id)['update_pairs_model']) }} as pairs
     {%- endfor %}
 ),
 
-paired_groups as (
-    select distinct
-        source_format,
-        table_id,
-        pairing_key
-    from {{ ref('int_update_halves_paired') }}
+-- Checked changes not found there: a copy redelivered after the copy kept, which an earlier
+-- run logged (or a change that is nowhere). Only their ids are looked up in the whole change
+-- log, so a batch with none reads no history.
+unresolved_changes as (
+    select distinct events.expected_change_id as change_id
+    from events
+    left anti join window_logged
+        on events.expected_change_id = window_logged.change_id
+    where events.event_class = 'change'
 ),
 
+earlier_logged as (
+    select /*+ broadcast(unresolved_changes) */ logged.change_id
+    from {{ ref('change_log') }} as logged
+    inner join unresolved_changes
+        on logged.change_id = unresolved_changes.change_id
+),
+
+logged_changes as (
+    select change_id from window_logged
+    union
+    select change_id from earlier_logged
+),
+
+-- The same for update halves: the groups paired in the window (a pair lands with its later
+-- half), and in all pairs only the groups not found there.
+window_paired as (
+    select
+        pairs.source_format,
+        pairs.table_id,
+        pairs.pairing_key
+    from {{ ref('int_update_halves_paired') }} as pairs
+    where {{ checked_since('pairs') }}
+),
+
+unresolved_groups as (
+    select distinct
+        events.source_format,
+        events.table_id,
+        events.pairing_key
+    from events
+    left anti join window_paired
+        on
+            events.source_format = window_paired.source_format
+            and events.table_id = window_paired.table_id
+            and events.pairing_key = window_paired.pairing_key
+    where events.event_class = 'update_half'
+),
+
+earlier_paired as (
+    select /*+ broadcast(unresolved_groups) */
+        pairs.source_format,
+        pairs.table_id,
+        pairs.pairing_key
+    from {{ ref('int_update_halves_paired') }} as pairs
+    inner join unresolved_groups
+        on
+            pairs.source_format = unresolved_groups.source_format
+            and pairs.table_id = unresolved_groups.table_id
+            and pairs.pairing_key = unresolved_groups.pairing_key
+),
+
+paired_groups as (
+    select * from window_paired
+    union
+    select * from earlier_paired
+),
+
+-- Held halves, only of the groups not paired in the window: the view regroups every half,
+-- so a batch whose halves all paired reads none of it.
 held_halves as (
-    select event_id from {{ ref('unpaired_update_halves') }}
+    select /*+ broadcast(unresolved_groups) */ held.event_id
+    from {{ ref('unpaired_update_halves') }} as held
+    inner join unresolved_groups
+        on
+            held.source_format = unresolved_groups.source_format
+            and held.table_id = unresolved_groups.table_id
+            and held.pairing_key = unresolved_groups.pairing_key
 ),
 
 logged_ddl as (
