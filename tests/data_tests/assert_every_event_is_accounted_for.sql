@@ -12,7 +12,9 @@
 --                               seen key in int_rekeyed_changes
 -- In a `dbt build`, only the events landed since the test last passed (checked_since): an
 -- event once accounted for stays so (change_log, quarantine and schema_changes keep their
--- rows; a held update half is paired later or stays held).
+-- rows; a held update half is paired later or stays held). On a large history the lookups
+-- start in the same window (macro checked_lookups_in_window).
+{%- set in_window = checked_lookups_in_window() %}
 with events as (
     select
         {{ change_id() }} as expected_change_id,
@@ -23,16 +25,19 @@ with events as (
 ),
 
 -- The change ids logged in the checked window (an event's own copy, or a copy of the same
--- run, landed with it there) and the old-row halves of update pairs.
+-- run, landed with it there) and the old-row halves of update pairs; on a small history,
+-- every change id logged.
 window_logged as (
     select logged.change_id
     from {{ ref('change_log') }} as logged
-    where {{ checked_since('logged') }}
+    where {{ checked_since('logged') if in_window else 'true' }}
     {%- for format_id in cdc_enabled_formats() if cdc_format(format_id).get('update_pairs_model') %}
         union all
         select pairs.old_row_change_id from {{ ref(cdc_format(format_id)['update_pairs_model']) }} as pairs
     {%- endfor %}
 ),
+
+{%- if in_window %}
 
 -- Checked changes not found there: a copy redelivered after the copy kept, which an earlier
 -- run logged (or a change that is nowhere). Only their ids are looked up in the whole change
@@ -52,22 +57,28 @@ earlier_logged as (
         on logged.change_id = unresolved_changes.change_id
 ),
 
+{%- endif %}
+
 logged_changes as (
-    select change_id from window_logged
+    select distinct change_id from window_logged
+    {%- if in_window %}
     union
     select change_id from earlier_logged
+    {%- endif %}
 ),
 
 -- The same for update halves: the groups paired in the window (a pair lands with its later
--- half), and in all pairs only the groups not found there.
+-- half), and in all pairs only the groups not found there (every group, on a small history).
 window_paired as (
     select
         pairs.source_format,
         pairs.table_id,
         pairs.pairing_key
     from {{ ref('int_update_halves_paired') }} as pairs
-    where {{ checked_since('pairs') }}
+    where {{ checked_since('pairs') if in_window else 'true' }}
 ),
+
+{%- if in_window %}
 
 unresolved_groups as (
     select distinct
@@ -96,22 +107,29 @@ earlier_paired as (
             and pairs.pairing_key = unresolved_groups.pairing_key
 ),
 
+{%- endif %}
+
 paired_groups as (
-    select * from window_paired
+    select distinct * from window_paired
+    {%- if in_window %}
     union
     select * from earlier_paired
+    {%- endif %}
 ),
 
--- Held halves, only of the groups not paired in the window: the view regroups every half,
--- so a batch whose halves all paired reads none of it.
+-- Held halves (on a large history only of the groups not paired in the window: the view
+-- regroups every half, so a batch whose halves all paired reads none of it).
 held_halves as (
-    select /*+ broadcast(unresolved_groups) */ held.event_id
+    select {{ '/*+ broadcast(unresolved_groups) */' if in_window }} held.event_id
     from {{ ref('unpaired_update_halves') }} as held
+    {%- if in_window %}
+    -- (an inner join on the distinct groups, not a semi join: see int_redelivered_changes)
     inner join unresolved_groups
         on
             held.source_format = unresolved_groups.source_format
             and held.table_id = unresolved_groups.table_id
             and held.pairing_key = unresolved_groups.pairing_key
+    {%- endif %}
 ),
 
 logged_ddl as (

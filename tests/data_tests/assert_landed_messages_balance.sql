@@ -5,14 +5,16 @@
 -- (checked_read_plan, checked_since): their messages against their rows in int_stream_batches,
 -- the per-batch counts stream_progress sums. Every batch is checked once, so the sums balance
 -- when every window did; a format checked whole (no mark) is compared with stream_progress.
+-- On a small history the whole relations are compared (macro checked_lookups_in_window).
 -- depends_on: {{ ref('int_stream_batches') }}
-{%- set marks = cdc_checked_window() %}
+{%- set in_window = checked_lookups_in_window() %}
 with landed as (
     {% for format_id in cdc_enabled_formats() %}
+        {%- set read_plan = checked_read_plan(format_id) if in_window else committed_read_plan(format_id) %}
         select
             '{{ format_id }}' as source_format,
             count(distinct message_id) as messages_landed
-        from ({{ landed_messages(format_id, checked_read_plan(format_id)) }}) as landed_{{ loop.index }}
+        from ({{ landed_messages(format_id, read_plan) }}) as landed_{{ loop.index }}
         {% if not loop.last %}union all{% endif %}
     {% endfor %}
 ),
@@ -25,9 +27,11 @@ accounted as (
             sum(control_messages) as control_messages,
             sum(quarantined_messages) as quarantined_messages
         {#- the batches in the window, or the stream's sums when checked whole -#}
-        {%- set counts = ref('int_stream_batches') if format_id in marks else ref('stream_progress') %}
+        {%- set windowed = in_window and format_id in cdc_checked_window() %}
+        {%- set counts = ref('int_stream_batches') if windowed else ref('stream_progress') %}
         from {{ counts }} as counted
-        where counted.source_format = '{{ format_id }}' and {{ checked_since('counted', format_id) }}
+        {%- set since = checked_since('counted', format_id) if windowed else 'true' %}
+        where counted.source_format = '{{ format_id }}' and {{ since }}
         group by source_format
         {% if not loop.last %}union all{% endif %}
     {% endfor %}
