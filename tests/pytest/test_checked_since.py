@@ -3,7 +3,9 @@
 
 These tests check that a passing build moves the marks, that a failing test keeps them (the
 rows it failed on are checked again until it passes), that the build's SQL reads only the new
-landing times while `dbt test` and full checks read everything, that an edit of old
+landing times while `dbt test` and full checks read everything, that on a large history (the
+fixture's threshold 0) the accounting tests look up beyond the window only what they do not
+find in it (a redelivered copy) and the balance checks each new batch's counts, that an edit of old
 history the marks hide is still found by full checks, that the column checks of a model
 whose rows are only appended count the new rows, and find a new row repeating an old key, and
 that the state tests check the keys changed since they last passed until a compaction.
