@@ -290,8 +290,7 @@
     caller inlines the query.
 #}
 {% macro statement_input_table(name, query, shared=false) -%}
-    {%- if execute and is_incremental() and flags.WHICH in ('run', 'build') and not cdc_in_unit_test()
-          and not cdc_inputs_unchanged() -%}
+    {%- if input_tables_apply() -%}
         {#- its readers: this model, and if shared every selected model that reads new changes -#}
         {%- set readers = [model.unique_id] -%}
         {%- if shared -%}
@@ -306,6 +305,13 @@
                 sweep_prefix=('cdc_new_changes__' if shared else none), shared=shared)) -}}
     {%- endif -%}
     {{- return(none) -}}
+{%- endmacro %}
+
+
+{# Whether statement_input_table writes input tables for the running model (see there). #}
+{% macro input_tables_apply() -%}
+    {{- return(execute and is_incremental() and flags.WHICH in ('run', 'build') and not cdc_in_unit_test()
+               and not cdc_inputs_unchanged()) -}}
 {%- endmacro %}
 
 
@@ -340,8 +346,9 @@
     into it, and the key is rebuilt from all its changes, as a full rebuild does.
     `new_changes` is the relation of the run's new changes (state_new_changes).
     Returns none when no key needs it, else a relation of distinct (table_id, row_key). In a
-    real incremental run the keys are computed before the statement (an input table,
-    rebuild_keys_table_name): they are almost always none, and then the statement leaves out
+    real incremental run a `limit 1` read asks first whether there is any (almost always
+    not), and only then are the keys computed before the statement (an input table,
+    rebuild_keys_table_name); with none, the statement leaves out
     the rebuild path and its read of the whole change log (a union over every staging model).
 #}
 {% macro state_rebuild_keys(new_changes) -%}
@@ -363,15 +370,14 @@
             or new_events.source_format <> prior_state.source_format
         )
     {%- endset -%}
-    {%- set keys = statement_input_table(rebuild_keys_table_name(), query) -%}
-    {%- if keys is none -%}
+    {%- if not input_tables_apply() -%}
         {{- return('(' ~ query ~ ')') -}}
     {%- endif -%}
-    {%- if run_query('select 1 from ' ~ keys ~ ' limit 1').rows | length == 0 -%}
-        {%- do run_query('drop table if exists ' ~ keys) -%}
+    {#- almost always no key: a read that stops at the first row, not a table written and dropped -#}
+    {%- if run_query('select 1 from (' ~ query ~ ') as rebuild_keys limit 1').rows | length == 0 -%}
         {{- return(none) -}}
     {%- endif -%}
-    {{- return(keys) -}}
+    {{- return(statement_input_table(rebuild_keys_table_name(), query)) -}}
 {%- endmacro %}
 
 
