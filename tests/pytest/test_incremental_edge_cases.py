@@ -101,6 +101,12 @@ def test_truncate_only_batch_keeps_other_tables_rows(make_pipeline):
     assert (as_set(pipeline.sql(STATE)), as_set(pipeline.sql(HISTORY)), as_set(pipeline.sql(PROGRESS))) == incremental
 
 
+def rebuild_key_tables_written(pipeline) -> int:
+    """How many input tables of keys to rebuild (state_rebuild_keys) the pipeline's runs wrote."""
+    text = (pipeline.work_dir / "logs" / "dbt.log").read_text(encoding="utf-8")
+    return len(re.findall(r"create table `[^`]+`\.`cdc_rebuild_keys__", text))
+
+
 def test_late_partial_image_equals_full_rebuild(make_pipeline):
     pipeline = make_pipeline("late_partial", {"cdc_formats": ["shareplex"], "cdc_primary_keys": {"HR.P": ["ID"]}})
     key = {"ID": "1"}
@@ -120,7 +126,13 @@ def test_late_partial_image_equals_full_rebuild(make_pipeline):
     pipeline.build()
     # the keys to rebuild (key 1) went through an input table, dropped with the others
     assert not pipeline.sql("show tables in {s}_staging like 'cdc_*'")
-    truth = {"1": {"ID": "1", "A": "a2", "B": "b3"}, "2": {"ID": "2", "A": "a4", "B": "b5"}}
+    assert rebuild_key_tables_written(pipeline) == 1
+    # a batch below no merged row: its probe finds no key, and no table is written
+    pipeline.land("shareplex", [sp("ins", "HR.P", {"ID": "3", "A": "a1", "B": "b1"}, scn="100")])
+    pipeline.build()
+    assert rebuild_key_tables_written(pipeline) == 1
+    truth = {"1": {"ID": "1", "A": "a2", "B": "b3"}, "2": {"ID": "2", "A": "a4", "B": "b5"},
+             "3": {"ID": "3", "A": "a1", "B": "b1"}}
 
     state = {r["row_key"]: (r["is_deleted"], json.loads(r["row_image"])) for r in pipeline.sql(STATE)}
     assert state == {k: (False, v) for k, v in truth.items()}
