@@ -247,6 +247,36 @@ def test_a_warning_is_answered_from_memory_as_the_same_warning(built):
     assert (again["status"], again["failures"]) == ("warn", 2), again
 
 
+def test_changed_tables_properties_are_read_from_the_catalog_as_show_tblproperties_lists_them(built):
+    """The builds above rewrote their tables' marks and versions, and their tests read them
+    again: none of those reads was a `show tblproperties` (the adapter reads the session's
+    catalog, python_udfs/pipeline/table_properties.py), and the catalog's answer is
+    `show tblproperties`' own for every table and view of the pipeline and its landing."""
+    from pyspark.sql import SparkSession
+
+    from python_udfs.pipeline.landing import table_properties
+    from python_udfs.pipeline.table_properties import read_table_properties
+
+    pipeline, _ = built
+    assert property_queries(pipeline) == 0
+    spark = SparkSession.builder.getOrCreate()
+    compared = []
+    for schema in (pipeline.schema, f"{pipeline.schema}_staging", f"{pipeline.schema}_landing"):
+        for row in spark.sql(f"show tables in {schema}").collect():
+            if row["isTemporary"]:
+                continue
+            name = f"{schema}.{row['tableName']}"
+            listed = {r[0]: r[1] for r in spark.sql(f"show tblproperties {name}").collect()}
+            assert read_table_properties(spark, schema, row["tableName"]) == listed, name
+            assert table_properties(spark, name) == listed, name  # the landing's reader
+            compared.append(row["tableName"])
+    # tables, views (whose internal `view.*` properties are left out, as Spark lists them)
+    # and the landing table, each with the marks the builds wrote
+    assert {"stg_canal__events", "change_log", "current_state", "raw_canal"} <= set(compared), compared
+    assert read_table_properties(spark, pipeline.schema, "change_log").get("cdc.version")
+    assert read_table_properties(spark, f"{pipeline.schema}_landing", "raw_canal").get("cdc.committed_through")
+
+
 def test_listed_table_properties_are_read_only_when_unambiguous():
     from dbt.adapters.spark_cdc.impl import parse_listed_table_properties
 

@@ -113,7 +113,8 @@
 
 {#- The table properties of `relation` ({} when it does not exist), cached in `cache`: from the
     listing of its schema dbt made when this invocation started while this invocation has not
-    changed it (adapter.cdc_listed_table_properties), else from `show tblproperties`. -#}
+    changed it (adapter.cdc_listed_table_properties), else from the session's catalog
+    (adapter.cdc_read_table_properties) or, where that cannot answer, `show tblproperties`. -#}
 {%- macro cdc_table_properties(relation, cache={}) -%}
     {%- set key = relation | string -%}
     {%- if key not in cache -%}
@@ -123,9 +124,14 @@
         {%- if listed is not none -%}
             {%- do found.update(listed) -%}
         {%- elif existing is not none -%}
-            {%- for row in run_query('show tblproperties ' ~ relation).rows -%}
-                {%- do found.update({row[0]: row[1]}) -%}
-            {%- endfor -%}
+            {%- set read = adapter.cdc_read_table_properties(existing) -%}
+            {%- if read is not none -%}
+                {%- do found.update(read) -%}
+            {%- else -%}
+                {%- for row in run_query('show tblproperties ' ~ relation).rows -%}
+                    {%- do found.update({row[0]: row[1]}) -%}
+                {%- endfor -%}
+            {%- endif -%}
         {%- endif -%}
         {%- do cache.update({key: found}) -%}
     {%- endif -%}
