@@ -5,7 +5,7 @@ The pipeline keeps its marks and versions as table properties (`cdc.read_through
 1,000-message batch reads them about 30 times. `show tblproperties` is a whole SQL statement:
 Spark parses and plans it, posts its execution (plan text included) to the listeners and
 returns rows, and under dbt each one is also a logged query with an agate result. The same
-answer straight from the session catalog is one metastore lookup: 25-60 ms against 105-165 ms
+answer straight from the session catalog is one metastore lookup: 27-47 ms against 82-143 ms
 per read in one warm session (bench/results/2026-12-02-afternoon-batch-anatomy/).
 
 The answer is what `show tblproperties` lists: Spark's internal `view.*` properties of a view
