@@ -124,24 +124,33 @@ class SparkCdcAdapter(SparkAdapter):
         information = getattr(listed[0], "information", None) if len(listed) == 1 else None
         return parse_listed_table_properties(information) if information else None
 
+    def _cdc_session_for(self, relation):  # type: ignore[no-untyped-def]
+        """The driver's Spark session for work on ``relation`` through the JVM, or None when
+        the profile is not ``method: session`` or the relation has no schema and name."""
+        if self.config.credentials.method != SparkConnectionMethod.SESSION:
+            return None
+        if not relation.schema or not relation.identifier:
+            return None
+        from pyspark.sql import SparkSession
+
+        # this thread's connection first: it starts the configured session (warehouse,
+        # metastore), which getOrCreate then returns
+        _ = self.connections.get_thread_connection().handle
+        return SparkSession.builder.getOrCreate()
+
     @available
     def cdc_read_table_properties(self, relation) -> dict[str, str] | None:  # type: ignore[no-untyped-def]
         """``relation``'s table properties now, as `show tblproperties` lists them, read from the
         session's catalog without a SQL statement (python_udfs/pipeline/table_properties.py:
         a third of the time, and no logged query). None (the caller then runs `show
         tblproperties`) when not ``method: session`` or the catalog cannot answer."""
-        if self.config.credentials.method != SparkConnectionMethod.SESSION:
-            return None
-        if not relation.schema or not relation.identifier:
-            return None
         try:
-            from pyspark.sql import SparkSession
-
             from python_udfs.pipeline.table_properties import read_table_properties
 
-            # this thread's connection first: it starts the configured session
-            _ = self.connections.get_thread_connection().handle
-            return read_table_properties(SparkSession.builder.getOrCreate(), relation.schema, relation.identifier)
+            spark = self._cdc_session_for(relation)
+            if spark is None:
+                return None
+            return read_table_properties(spark, relation.schema, relation.identifier)
         except Exception as error:  # noqa: BLE001 - `show tblproperties` answers, or says what is wrong
             logger.debug(f"{relation}: properties not read from the catalog ({error})")
             return None
@@ -317,15 +326,10 @@ class SparkCdcAdapter(SparkAdapter):
         such table, a view, or the file system cannot say). The column checks of a large
         appended model join its new keys with its keys instead of counting every distinct
         key (checks_together.sql): on a small one, the extra query costs more than it saves."""
-        if self.config.credentials.method != SparkConnectionMethod.SESSION:
-            return None
-        if not relation.schema or not relation.identifier:
-            return None
         try:
-            from pyspark.sql import SparkSession
-
-            _ = self.connections.get_thread_connection().handle
-            spark = SparkSession.builder.getOrCreate()
+            spark = self._cdc_session_for(relation)
+            if spark is None:
+                return None
             jvm = spark._jvm  # type: ignore[attr-defined]
             session_state = spark._jsparkSession.sessionState()  # type: ignore[attr-defined]
             identifier = jvm.org.apache.spark.sql.catalyst.TableIdentifier(
@@ -348,18 +352,14 @@ class SparkCdcAdapter(SparkAdapter):
         there (python_udfs/pipeline/compaction.py). Returns what it did, '' when nothing.
         Only for ``method: session``. A failure is logged and changes nothing: the model's
         rows are already inserted, and its next run tries again."""
-        if self.config.credentials.method != SparkConnectionMethod.SESSION:
+        spark = self._cdc_session_for(relation)
+        if spark is None:
             return ""
-        if not relation.schema or not relation.identifier:
-            return ""
-        from pyspark.sql import SparkSession
-
         from python_udfs.pipeline.compaction import compact_small_files
 
-        _ = self.connections.get_thread_connection().handle
         try:
             done = compact_small_files(
-                SparkSession.builder.getOrCreate(), relation.schema, relation.identifier,
+                spark, relation.schema, relation.identifier,
                 min_files=int(min_files), file_bytes=int(file_bytes),
             )
         except Exception as error:  # noqa: BLE001 - the insert itself succeeded
