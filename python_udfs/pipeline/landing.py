@@ -55,7 +55,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
 from .compaction import DEFAULT_FILE_BYTES, DEFAULT_MIN_FILES, compact_small_files
-from .table_properties import read_table_properties, split_table_name
+from .table_properties import table_properties
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
@@ -702,18 +702,6 @@ def committed_through(spark: SparkSession, table: str) -> dt.datetime | None:
     ``cdc.committed_through``), or None for a table no batch was recorded on."""
     value = table_properties(spark, table).get(COMMITTED_THROUGH)
     return dt.datetime.fromisoformat(value) if value else None
-
-
-def table_properties(spark: SparkSession, table: str) -> dict[str, str]:
-    """``table``'s properties, from the session catalog (table_properties.py: no SQL statement)
-    when its name is a plain ``schema.name``, else from `show tblproperties`."""
-    parts = split_table_name(table)
-    if parts is not None:
-        try:
-            return read_table_properties(spark, *parts)
-        except Exception:  # noqa: BLE001 - the statement below reads them, or says what is wrong
-            pass
-    return {row[0]: row[1] for row in spark.sql(f"show tblproperties {table}").collect()}
 
 
 def record_committed_batch(spark: SparkSession, table: str, landed_at: dt.datetime) -> None:

@@ -39,3 +39,16 @@ def split_table_name(table: str) -> tuple[str, str] | None:
     if len(parts) != 2 or not all(parts) or any("`" in part or " " in part for part in parts):
         return None
     return parts[0], parts[1]
+
+
+def table_properties(spark: Any, table: str) -> dict[str, str]:
+    """``table``'s properties: from the session catalog when its name is a plain
+    ``schema.name`` and the catalog answers, else from `show tblproperties` (which also says
+    what is wrong when neither can)."""
+    parts = split_table_name(table)
+    if parts is not None:
+        try:
+            return read_table_properties(spark, *parts)
+        except Exception:  # noqa: BLE001 - the statement below reads them, or raises
+            pass
+    return {row[0]: row[1] for row in spark.sql(f"show tblproperties {table}").collect()}

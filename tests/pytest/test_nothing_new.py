@@ -254,8 +254,7 @@ def test_changed_tables_properties_are_read_from_the_catalog_as_show_tblproperti
     `show tblproperties`' own for every table and view of the pipeline and its landing."""
     from pyspark.sql import SparkSession
 
-    from python_udfs.pipeline.landing import table_properties
-    from python_udfs.pipeline.table_properties import read_table_properties
+    from python_udfs.pipeline.table_properties import read_table_properties, table_properties
 
     pipeline, _ = built
     assert property_queries(pipeline) == 0
