@@ -134,9 +134,7 @@
     {%- set reads = cdc_run_properties().get(cdc_pending_reads_key(this)) -%}
     {%- if reads and (wrote_base or cdc_table_property(this, 'cdc.base_through') is none) -%}
         {%- do cdc_forget_properties(this) -%}
-        {%- call statement('record_base_layer_marks') -%}
-            alter table {{ this }} set tblproperties ('cdc.base_through' = '{{ cdc_encode_read_through(reads) }}')
-        {%- endcall -%}
+        {%- do cdc_set_table_properties(this, {'cdc.base_through': cdc_encode_read_through(reads)}) -%}
     {%- elif wrote_base -%}
         {#- no marks to say when: without the property every key is checked until a run records one -#}
         {%- do unset_base_layer_marks() -%}

@@ -55,7 +55,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
 from .compaction import DEFAULT_FILE_BYTES, DEFAULT_MIN_FILES, compact_small_files
-from .table_properties import table_properties
+from .table_properties import set_table_properties, table_properties
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
@@ -713,7 +713,7 @@ def record_committed_batch(spark: SparkSession, table: str, landed_at: dt.dateti
     current = committed_through(spark, table)
     if current is None or current < landed_at:
         mark = landed_at.isoformat(sep=" ", timespec="microseconds")
-        spark.sql(f"alter table {table} set tblproperties ('{COMMITTED_THROUGH}' = '{mark}')")
+        set_table_properties(spark, table, {COMMITTED_THROUGH: mark})
 
 
 def default_landing_paths(project_dir: Path, format_ids: Iterable[str]) -> dict[str, list[Path]]:

@@ -11,6 +11,7 @@ every test.
 from __future__ import annotations
 
 import json
+import re
 import time
 
 import pytest
@@ -274,6 +275,43 @@ def test_changed_tables_properties_are_read_from_the_catalog_as_show_tblproperti
     assert {"stg_canal__events", "change_log", "current_state", "raw_canal"} <= set(compared), compared
     assert read_table_properties(spark, pipeline.schema, "change_log").get("cdc.version")
     assert read_table_properties(spark, f"{pipeline.schema}_landing", "raw_canal").get("cdc.committed_through")
+
+
+def test_properties_are_written_through_the_catalog_as_the_statement_writes_them(built):
+    """The builds above recorded every model's version and marks, the seeds' checksums and the
+    tests' memory without one `alter ... set tblproperties` statement (the adapter runs the
+    statement's command directly, python_udfs/pipeline/table_properties.py), and a write
+    through the catalog leaves the properties the statement leaves, on a table and a view,
+    with a quoted name and a value holding quotes."""
+    from pyspark.sql import SparkSession
+
+    from python_udfs.pipeline.table_properties import (
+        set_table_properties,
+        sql_property_assignments,
+        write_table_properties,
+    )
+
+    pipeline, _ = built
+    log = (pipeline.work_dir / "logs" / "dbt.log").read_text(encoding="utf-8")
+    assert re.search(r"alter (table|view) \S+ set tblproperties", log) is None
+    assert "written through the catalog" in log
+    spark = SparkSession.builder.getOrCreate()
+    schema = f"{pipeline.schema}_props"
+    spark.sql(f"create schema if not exists {schema}")
+    values = {"cdc.mark": "canal=2024-01-01 00:00:00.000000", "cdc.quoted": "it's \\ here"}
+    for kind, ddl in (("table", "create table {name} (a int) using parquet"),
+                      ("view", "create or replace view {name} as select 1 as a")):
+        through_catalog, through_sql = f"`{schema}`.`{kind}_catalog`", f"{schema}.{kind}_sql"
+        for name in (through_catalog, through_sql):
+            spark.sql(ddl.format(name=name))
+        write_table_properties(spark, through_catalog, values, is_view=kind == "view")
+        spark.sql(f"alter {kind} {through_sql} set tblproperties ({sql_property_assignments(values)})")
+        listed = [{r[0]: r[1] for r in spark.sql(f"show tblproperties {name}").collect()
+                   if r[0].startswith("cdc.")} for name in (through_catalog, through_sql)]
+        assert listed[0] == listed[1] == values, kind
+    # a relation the catalog does not hold: the statement runs and says so
+    with pytest.raises(Exception, match="(?i)not found|cannot be found"):
+        set_table_properties(spark, f"{schema}.missing", {"cdc.mark": "x"})
 
 
 def test_listed_table_properties_are_read_only_when_unambiguous():

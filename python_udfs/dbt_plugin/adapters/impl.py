@@ -125,11 +125,14 @@ class SparkCdcAdapter(SparkAdapter):
         return parse_listed_table_properties(information) if information else None
 
     def _cdc_session_for(self, relation):  # type: ignore[no-untyped-def]
-        """The driver's Spark session for work on ``relation`` through the JVM, or None when
-        the profile is not ``method: session`` or the relation has no schema and name."""
+        """The driver's Spark session for work on ``relation`` (a relation, or a name as SQL
+        writes it) through the JVM, or None when the profile is not ``method: session`` or the
+        relation has no schema and name."""
         if self.config.credentials.method != SparkConnectionMethod.SESSION:
             return None
-        if not relation.schema or not relation.identifier:
+        if isinstance(relation, str) and "." not in relation:
+            return None
+        if not isinstance(relation, str) and (not relation.schema or not relation.identifier):
             return None
         from pyspark.sql import SparkSession
 
@@ -154,6 +157,27 @@ class SparkCdcAdapter(SparkAdapter):
         except Exception as error:  # noqa: BLE001 - `show tblproperties` answers, or says what is wrong
             logger.debug(f"{relation}: properties not read from the catalog ({error})")
             return None
+
+    @available
+    def cdc_write_table_properties(self, relation, properties: dict, is_view: bool = False) -> bool:  # type: ignore[no-untyped-def]
+        """Set ``properties`` (text keys and values) on ``relation`` (a relation, or its name as
+        SQL writes it) as `alter table|view ... set
+        tblproperties` does, by running that statement's command directly
+        (python_udfs/pipeline/table_properties.py): nothing to parse, plan or post to the
+        listeners. False (the caller then runs the statement) when not ``method: session`` or
+        the command cannot run; it is written to dbt's debug log either way."""
+        try:
+            from python_udfs.pipeline.table_properties import write_table_properties
+
+            spark = self._cdc_session_for(relation)
+            if spark is None:
+                return False
+            write_table_properties(spark, str(relation), dict(properties), bool(is_view))
+        except Exception as error:  # noqa: BLE001 - the statement writes them, or says what is wrong
+            logger.debug(f"{relation}: properties not written through the catalog ({error})")
+            return False
+        logger.debug(f"{relation}: properties {sorted(properties)} written through the catalog")
+        return True
 
     @available
     def cdc_already_passed_result(self, code: str = "cdc_already_passed", failures: int = 0):  # type: ignore[no-untyped-def]

@@ -155,7 +155,7 @@
 
 
 {#- The new marks of every test that filters by its marks and passed, whether it checked what
-    was new or everything (`dbt test`, full checks), as table property assignments added to
+    was new or everything (`dbt test`, full checks), as table properties added to
     `updates` (by relation; `kinds`: table or view) for cdc_remember_passed_tests (on-run-end);
     `properties` is the invocation's cache. -#}
 {%- macro cdc_checked_marks_updates(results, properties, updates, kinds) -%}

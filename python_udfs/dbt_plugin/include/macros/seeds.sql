@@ -73,9 +73,7 @@
       {%- endfor %}
     {%- endcall -%}
   {%- endif -%}
-  {%- call statement('cdc_version_seed') -%}
-    alter table {{ relation }} set tblproperties ('cdc.version' = {{ cdc_seed_literal(node.checksum.checksum) }})
-  {%- endcall -%}
+  {%- do cdc_set_table_properties(relation, {'cdc.version': node.checksum.checksum}) -%}
   {%- do cdc_forget_properties(relation) -%}
 {%- endmacro -%}
 

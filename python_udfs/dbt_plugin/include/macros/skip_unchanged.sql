@@ -168,18 +168,15 @@
 {%- macro cdc_record_inputs(relation, digest, is_view=false, reads_complete=true, view_sql=none) -%}
     {%- do cdc_forget_properties(relation) -%}
     {%- set reads = cdc_run_properties().pop(cdc_pending_reads_key(relation), none) -%}
-    {%- call statement('cdc_record_inputs') -%}
-        alter {{ 'view' if is_view else 'table' }} {{ relation }} set tblproperties (
-            'cdc.version' = '{{ (digest or invocation_id) if is_view else invocation_id }}',
-            'cdc.inputs' = '{{ digest or "" }}'
-            {%- if is_view and view_sql is not none %},
-            'cdc.sql' = '{{ cdc_view_sql_digest(view_sql) }}'
-            {%- endif %}
-            {%- if reads is not none and reads_complete and not is_view %},
-            'cdc.read_through' = '{{ cdc_encode_read_through(reads) }}'
-            {%- endif %}
-        )
-    {%- endcall -%}
+    {%- set recorded = {'cdc.version': (digest or invocation_id) if is_view else invocation_id,
+                        'cdc.inputs': digest or ''} -%}
+    {%- if is_view and view_sql is not none -%}
+        {%- do recorded.update({'cdc.sql': cdc_view_sql_digest(view_sql)}) -%}
+    {%- endif -%}
+    {%- if reads is not none and reads_complete and not is_view -%}
+        {%- do recorded.update({'cdc.read_through': cdc_encode_read_through(reads)}) -%}
+    {%- endif -%}
+    {%- do cdc_set_table_properties(relation, recorded, is_view) -%}
 {%- endmacro -%}
 
 
@@ -190,12 +187,31 @@
     {%- set reads = cdc_run_properties().pop(cdc_pending_reads_key(relation), none) -%}
     {%- if reads -%}
         {%- do cdc_forget_properties(relation) -%}
-        {%- call statement('cdc_record_read_through') -%}
-            alter table {{ relation }} set tblproperties (
-                'cdc.read_through' = '{{ cdc_encode_read_through(reads) }}'
-            )
+        {%- do cdc_set_table_properties(relation, {'cdc.read_through': cdc_encode_read_through(reads)}) -%}
+    {%- endif -%}
+{%- endmacro -%}
+
+
+{#- Set `properties` (a dict of text) on table or view `relation`: through the session's
+    catalog (adapter.cdc_write_table_properties: the statement's command without the
+    statement), else with `alter table|view ... set tblproperties`. The caller forgets the
+    relation's cached properties. -#}
+{%- macro cdc_set_table_properties(relation, properties, is_view=false) -%}
+    {%- if not adapter.cdc_write_table_properties(relation, properties, is_view) -%}
+        {%- set assignments = [] -%}
+        {%- for key, value in properties.items() -%}
+            {%- do assignments.append(cdc_property_literal(key) ~ ' = ' ~ cdc_property_literal(value)) -%}
+        {%- endfor -%}
+        {%- call statement('cdc_set_table_properties') -%}
+            alter {{ 'view' if is_view else 'table' }} {{ relation }} set tblproperties ({{ assignments | join(', ') }})
         {%- endcall -%}
     {%- endif -%}
+{%- endmacro -%}
+
+
+{#- A property key or value as a Spark SQL string literal. -#}
+{%- macro cdc_property_literal(text) -%}
+    {{ return("'" ~ (text | string) | replace('\\', '\\\\') | replace("'", "\\'") ~ "'") }}
 {%- endmacro -%}
 
 
@@ -438,7 +454,7 @@
 {%- macro cdc_queue_test_memory(updates, kinds, home, key, memory, properties) -%}
     {%- set relation = cdc_node_relation(home) -%}
     {%- if cdc_table_properties(relation, properties).get(key) != memory -%}
-        {%- do updates.setdefault(relation | string, []).append("'" ~ key ~ "' = '" ~ memory ~ "'") -%}
+        {%- do updates.setdefault(relation | string, {}).update({key: memory}) -%}
         {%- do kinds.update({relation | string: 'view' if home.config.materialized == 'view' else 'table'}) -%}
     {%- endif -%}
 {%- endmacro -%}
@@ -470,7 +486,7 @@
     {%- for relation, assignments in updates.items() -%}
         {%- do properties.pop(relation, none) -%}
         {%- do adapter.cdc_properties_changed(relation) -%}
-        {%- do run_query('alter ' ~ kinds[relation] ~ ' ' ~ relation ~ ' set tblproperties (' ~ assignments | join(', ') ~ ')') -%}
+        {%- do cdc_set_table_properties(relation, assignments, kinds[relation] == 'view') -%}
     {%- endfor -%}
     {{ return('') }}
 {%- endmacro -%}
