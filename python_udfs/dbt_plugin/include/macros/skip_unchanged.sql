@@ -200,18 +200,12 @@
     {%- if not adapter.cdc_write_table_properties(relation, properties, is_view) -%}
         {%- set assignments = [] -%}
         {%- for key, value in properties.items() -%}
-            {%- do assignments.append(cdc_property_literal(key) ~ ' = ' ~ cdc_property_literal(value)) -%}
+            {%- do assignments.append(cdc_sql_string(key) | trim ~ ' = ' ~ cdc_sql_string(value) | trim) -%}
         {%- endfor -%}
         {%- call statement('cdc_set_table_properties') -%}
             alter {{ 'view' if is_view else 'table' }} {{ relation }} set tblproperties ({{ assignments | join(', ') }})
         {%- endcall -%}
     {%- endif -%}
-{%- endmacro -%}
-
-
-{#- A property key or value as a Spark SQL string literal. -#}
-{%- macro cdc_property_literal(text) -%}
-    {{ return("'" ~ (text | string) | replace('\\', '\\\\') | replace("'", "\\'") ~ "'") }}
 {%- endmacro -%}
 
 
