@@ -276,10 +276,11 @@
 
 {#
     In an incremental `dbt run`/`build` of a state model that has new input: runs `query` once,
-    before the model's statement, into the Parquet table `name` in the model's schema and
-    returns the relation. A table, not CACHE TABLE: Spark does not use cached data in a query
-    with a WITH clause (every model has one), so a cached view was computed again at each
-    reference (adapter.cdc_create_input_table). `shared`: a table this invocation created
+    before the model's statement, and returns the relation that holds its rows: in a local
+    session a local checkpoint behind the temporary view `name`, elsewhere the Parquet table
+    `name` in the model's schema (adapter.cdc_create_input_table). Not CACHE TABLE: Spark
+    does not use cached data in a query with a WITH clause (every model has one), so a cached
+    view was computed again at each reference. `shared`: an input this invocation created
     already under `name` is used as it is (the name must then stand for the query:
     new_changes_table_name), and it is dropped once every model of the invocation that reads
     new changes (state_new_changes) has run (release_input_tables), or at the end

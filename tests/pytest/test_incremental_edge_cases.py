@@ -102,9 +102,10 @@ def test_truncate_only_batch_keeps_other_tables_rows(make_pipeline):
 
 
 def rebuild_key_tables_written(pipeline) -> int:
-    """How many input tables of keys to rebuild (state_rebuild_keys) the pipeline's runs wrote."""
+    """How many input tables of keys to rebuild (state_rebuild_keys) the pipeline's runs wrote
+    (as a Parquet table, or, in the embedded session, as a local checkpoint)."""
     text = (pipeline.work_dir / "logs" / "dbt.log").read_text(encoding="utf-8")
-    return len(re.findall(r"create table `[^`]+`\.`cdc_rebuild_keys__", text))
+    return len(re.findall(r"create table `[^`]+`\.`cdc_rebuild_keys__|input `cdc_rebuild_keys__[^`]*` computed", text))
 
 
 def test_late_partial_image_equals_full_rebuild(make_pipeline):
@@ -471,7 +472,8 @@ def test_state_models_side_by_side_share_one_input_table_and_drop_it(make_pipeli
     staging schema (state_new_changes). With 4 dbt threads the two state models run at the same
     time: they must neither both create it (TEMP_TABLE_OR_VIEW_ALREADY_EXISTS, seen with the
     cached view it replaced) nor drop it under each other. No input table outlives the run, and
-    one a killed run left behind is dropped by the next run."""
+    one a killed run left behind is dropped by the next run. In the embedded session the input
+    is a local checkpoint, not a table."""
     pipeline = make_pipeline("inputs", {"cdc_formats": ["dataworks"]})
     columns = [("id", "LONG"), ("v", "STRING")]
 
@@ -491,6 +493,11 @@ def test_state_models_side_by_side_share_one_input_table_and_drop_it(make_pipeli
         ])
         pipeline.build("--threads", "4")
         assert input_tables() == []
+    # in the embedded (local) session the shared input is a local checkpoint behind a temporary
+    # view, computed once per run: no Parquet table, no metastore entry
+    log = (pipeline.work_dir / "logs" / "dbt.log").read_text(encoding="utf-8")
+    assert len(re.findall(r"input `cdc_new_changes__\w+` computed as a local checkpoint", log)) == 3
+    assert not re.search(r"create table `[^`]+`\.`cdc_new_changes__", log)
     state = {r["row_key"]: json.loads(r["row_image"])["v"] for r in pipeline.sql(STATE)}
     assert state == {"1": "b1", "2": "b2", "3": "b3", "4": "a"}
     incremental = as_set(pipeline.sql(STATE)), as_set(pipeline.sql(HISTORY))
