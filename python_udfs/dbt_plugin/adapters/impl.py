@@ -302,10 +302,9 @@ class SparkCdcAdapter(SparkAdapter):
         """
         relation = f"{quoted_identifier(schema)}.{quoted_identifier(name)}"
         with _INPUT_TABLES_LOCK:
-            if shared and f"{quoted_identifier(name)}" in registry:
-                return f"{quoted_identifier(name)}"
-            if shared and relation in registry:
-                return relation
+            for held in (quoted_identifier(name), relation):  # a checkpoint's view, or a table
+                if shared and held in registry:
+                    return held
             if shared and sweep_prefix:
                 _, tables = self.execute(
                     f"show tables in {quoted_identifier(schema)} like '{sweep_prefix}*'", auto_begin=False, fetch=True
@@ -330,10 +329,10 @@ class SparkCdcAdapter(SparkAdapter):
         (kept in the driver's block manager, spilled to its scratch folder when large) behind
         the temporary view ``name``; returns the quoted view name. Against a Parquet table it
         saves the write, the metastore's create and drop, and the read back (a batch's new
-        changes, one loaded session, interleaved: 1.9-3.2 s against 3.8-8.0 s to create, 0.01
-        s against 0.2-0.4 s to drop; bench/results/2026-12-03-partitions-from-folders/). None elsewhere
-        (a cluster keeps the table: an executor lost would lose the checkpoint) or when Spark
-        refuses it: the caller then writes the table."""
+        changes, one loaded session, interleaved: 1.9-3.2 s against 3.8-8.0 s to create,
+        0.01 s against 0.2-0.4 s to drop; bench/results/2026-12-03-partitions-from-folders/).
+        None elsewhere (a cluster keeps the table: an executor lost would lose the
+        checkpoint) or when Spark refuses it: the caller then writes the table."""
         if self.config.credentials.method != SparkConnectionMethod.SESSION:
             return None
         try:
