@@ -127,6 +127,68 @@ def failures(result) -> str:
     return "\n".join(lines) or str(result.result)[:3000]
 
 
+# dbt bakes a run's schemas into its manifest, so every pipeline (own schemas) parsed the
+# whole project again: 90 full parses of 4-5.5 s in a CI run, about a tenth of its worker
+# time. A worker parses once per set of vars, with a placeholder schema, and each pipeline
+# gets a copy with its own schema written in, loaded the way dbt loads a partial-parse file
+# (about 0.2 s); each invocation is handed a fresh copy (`dbtRunner(manifest=...)`), so dbt
+# neither parses nor checks the project's files for a partial parse.
+# Only for the project itself: a copy a test edits (ProjectCopy) parses as usual.
+# CDC_TEST_PARSE_EVERY_PIPELINE=1 parses for every pipeline, as before.
+TEMPLATE_SCHEMA = "cdc0parse0template"
+_PARSED_TEMPLATES: dict[str, bytes] = {}
+
+
+def _swap_schema(value, old: str, new: str):
+    """`value` (a manifest as msgpack data) with every `old` in its strings spelled `new`."""
+    if isinstance(value, str):
+        return value.replace(old, new) if old in value else value
+    if isinstance(value, dict):
+        return {_swap_schema(k, old, new): _swap_schema(v, old, new) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_swap_schema(v, old, new) for v in value]
+    return value
+
+
+def parsed_manifest(schema: str, dbt_vars: dict, work_dir: Path) -> bytes:
+    """The project's manifest for `schema` and `dbt_vars`, serialized as dbt's partial-parse
+    file is: parsed once per worker under a placeholder schema, then copied with `schema` in
+    place of the placeholder."""
+    from dbt.cli.main import dbtRunner
+    from dbt.parser.manifest import extended_mashumaro_encoder, extended_mashumuro_decoder
+
+    template_vars = json.loads(json.dumps(dbt_vars).replace(schema, TEMPLATE_SCHEMA))
+    # the vars and the environment the profile and models read at parse time
+    key = json.dumps([template_vars, sorted((k, v) for k, v in os.environ.items()
+                                            if k.startswith("CDC_") and k != "CDC_SCHEMA")])
+    if key not in _PARSED_TEMPLATES:
+        os.environ["CDC_SCHEMA"] = TEMPLATE_SCHEMA
+        parse_dir = work_dir / "template-parse"
+        result = dbtRunner().invoke([
+            "parse", "--quiet", "--no-partial-parse",
+            "--project-dir", str(PROJECT_DIR),
+            "--profiles-dir", str(PROJECT_DIR / "profiles"),
+            "--target-path", str(parse_dir / "target"),
+            "--log-path", str(parse_dir / "logs"),
+            "--vars", json.dumps(template_vars),
+        ])
+        os.environ["CDC_SCHEMA"] = schema
+        assert result.success, f"dbt parse failed: {result.exception}"
+        _PARSED_TEMPLATES[key] = result.result.to_msgpack(extended_mashumaro_encoder)
+    data = _swap_schema(extended_mashumuro_decoder(_PARSED_TEMPLATES[key]), TEMPLATE_SCHEMA, schema)
+    return extended_mashumaro_encoder(data)
+
+
+def loaded_manifest(data: bytes):
+    """A fresh manifest object from `parsed_manifest`'s bytes. Each dbt invocation gets its own:
+    compiling marks the nodes (ephemeral models' CTEs injected), and a manifest used twice would
+    leave those CTEs out of the second invocation's SQL."""
+    from dbt.contracts.graph.manifest import Manifest
+    from dbt.parser.manifest import extended_mashumuro_decoder
+
+    return Manifest.from_msgpack(data, decoder=extended_mashumuro_decoder)
+
+
 class Pipeline:
     """Land messages, run dbt and query results inside one scenario's schemas."""
 
@@ -137,6 +199,7 @@ class Pipeline:
         self.batches = 0
         self.project_dir = PROJECT_DIR  # the dbt project run (a copy in tests that write models)
         self._landing_vars: str | None = None  # the vars the landing tables were last created with
+        self._manifest = None  # (vars, manifest) handed to dbt instead of parsing (parsed_manifest)
 
     @property
     def vars(self) -> dict:
@@ -146,7 +209,7 @@ class Pipeline:
         from dbt.cli.main import dbtRunner
 
         os.environ["CDC_SCHEMA"] = self.schema
-        result = dbtRunner().invoke(
+        result = dbtRunner(manifest=self.manifest()).invoke(
             [
                 *args,
                 "--project-dir", str(self.project_dir),
@@ -159,6 +222,15 @@ class Pipeline:
         if expect_success:
             assert result.success, f"dbt {' '.join(args)} failed: {result.exception or failures(result)}"
         return result
+
+    def manifest(self):
+        """The parsed project for this pipeline's schemas and vars, or None: dbt parses."""
+        if self.project_dir != PROJECT_DIR or os.environ.get("CDC_TEST_PARSE_EVERY_PIPELINE") == "1":
+            return None
+        key = json.dumps(self.vars, sort_keys=True)
+        if self._manifest is None or self._manifest[0] != key:
+            self._manifest = (key, parsed_manifest(self.schema, self.vars, self.work_dir))
+        return loaded_manifest(self._manifest[1])
 
     def land(self, format_id: str, messages: list[str], name: str | None = None) -> int:
         """Write ``messages`` as one JSON-lines file and land it; returns rows landed."""
