@@ -3,6 +3,8 @@
 - No mart reads a source: marts build on staging and intermediate models only.
 - Each staging model holds its vendor's flow as CTEs ending in `contract_rows`, not a call to a
   flow macro.
+- The test suite's shared parse (conftest.parsed_manifest) gives a pipeline the nodes dbt's own
+  parse gives for its schemas.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import os
 
 import pytest
 
-from .conftest import PROJECT_DIR
+from .conftest import PROJECT_DIR, loaded_manifest, parsed_manifest
 
 ALL_FORMATS = [
     "dataworks",
@@ -80,3 +82,32 @@ def test_each_staging_model_holds_its_vendors_flow(manifest):
         assert "staged_event_columns('contract_rows'" in code, name
         format_id = name[len("stg_") : -len("__events")]
         assert f"{format_id}__events(" not in code, f"{name} calls a flow macro"
+
+
+def test_the_suites_shared_parse_equals_dbts_own_for_a_schema(tmp_path, monkeypatch):
+    """The manifest a pipeline is handed (parsed once under a placeholder schema, its own schema
+    written in) has every node and source exactly as a parse for that schema has it."""
+    from dbt.cli.main import dbtRunner
+
+    schema = "structure_parse_check"
+    dbt_vars = {"cdc_landing_schema": f"{schema}_landing", "cdc_formats": ALL_FORMATS}
+    monkeypatch.setenv("CDC_SCHEMA", schema)
+    own = dbtRunner().invoke([
+        "parse", "--quiet", "--no-partial-parse",
+        "--project-dir", str(PROJECT_DIR), "--profiles-dir", str(PROJECT_DIR / "profiles"),
+        "--target-path", str(tmp_path / "target"), "--log-path", str(tmp_path / "logs"),
+        "--vars", json.dumps(dbt_vars),
+    ])
+    assert own.success, own.exception
+    shared = loaded_manifest(parsed_manifest(schema, dbt_vars, tmp_path))
+
+    def resources(manifest) -> dict:
+        return {
+            unique_id: {k: v for k, v in node.to_dict().items() if k != "created_at"}
+            for unique_id, node in {**manifest.nodes, **manifest.sources}.items()
+        }
+
+    expected, got = resources(own.result), resources(shared)
+    assert set(got) == set(expected)
+    assert {k for k in expected if got[k] != expected[k]} == set()
+    assert any(node["schema"] == f"{schema}_landing" for node in got.values())
