@@ -19,6 +19,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -498,6 +499,21 @@ def test_state_models_side_by_side_share_one_input_table_and_drop_it(make_pipeli
     log = (pipeline.work_dir / "logs" / "dbt.log").read_text(encoding="utf-8")
     assert len(re.findall(r"input `cdc_new_changes__\w+` computed as a local checkpoint", log)) == 3
     assert not re.search(r"create table `[^`]+`\.`cdc_new_changes__", log)
+    # and its blocks are freed when the run is done with it (through the SparkContext: no
+    # warning per checkpointed RDD)
+    released = re.findall(r"checkpoint rdd (\d+) unpersisted", log)
+    assert len(released) == 3
+    from pyspark.sql import SparkSession
+
+    def still_stored() -> set[int]:  # the release is asynchronous: a moment to let it land
+        context = SparkSession.builder.getOrCreate().sparkContext._jsc.sc()
+        return {info.id() for info in context.getRDDStorageInfo()} & {int(rdd) for rdd in released}
+
+    for _ in range(50):
+        if not still_stored():
+            break
+        time.sleep(0.1)
+    assert not still_stored()
     state = {r["row_key"]: json.loads(r["row_image"])["v"] for r in pipeline.sql(STATE)}
     assert state == {"1": "b1", "2": "b2", "3": "b3", "4": "a"}
     incremental = as_set(pipeline.sql(STATE)), as_set(pipeline.sql(HISTORY))

@@ -368,8 +368,13 @@ class SparkCdcAdapter(SparkAdapter):
                         self.execute(f"drop table if exists {relation}", auto_begin=False)
                         continue
                     rows.sparkSession.catalog.dropTempView(relation.strip("`").replace("``", "`"))
-                    try:  # free the checkpoint's blocks now, not at the JVM's next collection
-                        rows._jdf.queryExecution().analyzed().rdd().unpersist(False)
+                    # free the checkpoint's blocks now, not at the JVM's next collection; through
+                    # the SparkContext, as RDD.unpersist warns on every checkpointed RDD (its
+                    # lineage is gone, which is why it is released only when no reader is left)
+                    try:
+                        checkpoint = rows._jdf.queryExecution().analyzed().rdd()
+                        rows.sparkSession.sparkContext._jsc.sc().unpersistRDD(checkpoint.id(), False)
+                        logger.debug(f"input {relation} released: checkpoint rdd {checkpoint.id()} unpersisted")
                     except Exception as error:  # noqa: BLE001 - Spark's cleaner frees them later
                         logger.debug(f"{relation}: checkpoint blocks left to Spark's cleaner ({error})")
 
