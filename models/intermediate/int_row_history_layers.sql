@@ -108,12 +108,18 @@ new_versions as (
     ),
 {% endif %}
 
+-- Distributed by key once: every window below partitions by the key (and more), so Spark
+-- shuffles the versions once instead of twice (bench/results/2026-12-03-night-one-shuffle/).
 versions as (
-    select * from new_versions
-    {% if is_incremental() %}
-        union all
-        select * from {{ 'unpaired_prior_versions' if update_pairs_models else 'prior_versions' }}
-    {% endif %}
+    select *
+    from (
+        select * from new_versions
+        {% if is_incremental() %}
+            union all
+            select * from {{ 'unpaired_prior_versions' if update_pairs_models else 'prior_versions' }}
+        {% endif %}
+    ) as all_versions
+    distribute by table_id, row_key
 ),
 
 -- One row per version even if the same change arrives again through both inputs.

@@ -31,6 +31,7 @@ with halves as (
         where {{ landed_since_mark('halves', window) }}
     ),
 
+    -- (distributed by group: see the full build's candidate_halves below)
     candidate_halves as (
         select /*+ broadcast(touched_groups) */ halves.*
         from halves
@@ -39,6 +40,7 @@ with halves as (
                 halves.source_format = touched_groups.source_format
                 and halves.table_id = touched_groups.table_id
                 and halves.pairing_key = touched_groups.pairing_key
+        distribute by halves.source_format, halves.table_id, halves.pairing_key
     ),
 {%- else %}
 
@@ -46,6 +48,9 @@ with halves as (
     -- groups (it read the halves twice and broadcast every group for nothing; figures in
     -- bench/results/2026-11-30-night-halves/). The keys the join compared must be there, as
     -- it required.
+    -- Distributed by group once: both windows below and the grouping partition by these keys
+    -- and more, so Spark shuffles the halves once instead of three times
+    -- (bench/results/2026-12-03-night-one-shuffle/).
     candidate_halves as (
         select halves.*
         from halves
@@ -53,6 +58,7 @@ with halves as (
             halves.source_format is not null
             and halves.table_id is not null
             and halves.pairing_key is not null
+        distribute by halves.source_format, halves.table_id, halves.pairing_key
     ),
 {%- endif %}
 
