@@ -31,11 +31,15 @@ with halves as (
         where {{ landed_since_mark('halves', window) }}
     ),
 
-    -- (distributed by group: see the full build's candidate_halves below)
+    -- An inner join on touched_groups (it is distinct), not a semi join: Spark pushes a semi
+    -- join below the union of the staging models, each branch with its own copy of
+    -- touched_groups' plan (13 exchanges against 5 on a 1% increment of 1M messages,
+    -- bench/results/2026-12-03-night-one-shuffle/). Distributed by group: see the full
+    -- build's candidate_halves below.
     candidate_halves as (
         select /*+ broadcast(touched_groups) */ halves.*
         from halves
-        left semi join touched_groups
+        inner join touched_groups
             on
                 halves.source_format = touched_groups.source_format
                 and halves.table_id = touched_groups.table_id
