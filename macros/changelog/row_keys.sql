@@ -140,22 +140,30 @@
 {%- endmacro %}
 
 
-{% macro row_key_kind(declared_keys, image) -%}
+{#
+    How `row_key` is made: `primary_key` (declared key columns), `row_id` (a row id found in the
+    image), else `row_hash`. `key_columns` is the row's effective_key_columns.
+#}
+{% macro row_key_kind(declared_keys, key_columns) -%}
     case
         when size(coalesce({{ declared_keys }}, array())) > 0 then 'primary_key'
-        when {% for column in row_id_columns() %}{{ image }}['{{ column }}'] is not null{{ " or " if not loop.last }}{% endfor %} then 'row_id'
+        when size({{ key_columns }}) > 0 then 'row_id'
         else 'row_hash'
     end
 {%- endmacro %}
 
 
-{# row_key of `image`: key text, or the full-row hash for keyless tables. #}
-{% macro row_key(declared_keys, image) -%}
+{#
+    row_key of `image`: key text, or the full-row hash for keyless tables. `key_columns` is the
+    image's effective_key_columns, given as a column computed before (a lateral alias serves):
+    this macro reads it six times, and an expression in its place is code generated six times
+    (bench/results/2026-12-04-key-columns-once).
+#}
+{% macro row_key(key_columns, image) -%}
     case
         when {{ image }} is null then null
-        when size({{ effective_key_columns(declared_keys, image) }}) = 0
-            then sha2({{ canonical_map_json(image) }}, 256)
-        else {{ key_text(effective_key_columns(declared_keys, image), image) }}
+        when size({{ key_columns }}) = 0 then sha2({{ canonical_map_json(image) }}, 256)
+        else {{ key_text(key_columns, image) }}
     end
 {%- endmacro %}
 

@@ -6,6 +6,7 @@
 select
     images.case_name,
     {{ effective_key_columns('images.declared_keys', 'images.image') }} as key_columns,
-    {{ row_key('images.declared_keys', 'images.image') }} as row_key,
-    {{ row_key_kind('images.declared_keys', 'images.image') }} as row_key_kind
+    -- row_key and row_key_kind take the key columns as a column (the lateral alias above)
+    {{ row_key('key_columns', 'images.image') }} as row_key,
+    {{ row_key_kind('images.declared_keys', 'key_columns') }} as row_key_kind
 from {{ source('macro_test_inputs', 'images') }} as images

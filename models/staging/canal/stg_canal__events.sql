@@ -147,11 +147,14 @@ shaped as (
     from exploded
 ),
 
+-- Key columns first, as columns: row_key reads them six times (lateral aliases, computed once).
 keyed as (
     select
         shaped.*,
-        {{ row_key('declared_keys', 'row_image') }} as computed_row_key,
-        case when operation = 'update' then {{ row_key('declared_keys', 'before') }} end as before_row_key
+        {{ effective_key_columns('declared_keys', 'row_image') }} as key_columns,
+        {{ effective_key_columns('declared_keys', 'before') }} as before_key_columns,
+        {{ row_key('key_columns', 'row_image') }} as computed_row_key,
+        case when operation = 'update' then {{ row_key('before_key_columns', 'before') }} end as before_row_key
     from shaped
 ),
 
@@ -177,9 +180,9 @@ contract_rows as (
         database_name as source_database,
         table_name as source_table,
         nullif(concat_ws('.', database_name, table_name), '') as table_id,
-        {{ effective_key_columns('declared_keys', 'row_image') }} as primary_key_columns,
+        key_columns as primary_key_columns,
         computed_row_key as row_key,
-        {{ row_key_kind('declared_keys', 'row_image') }} as row_key_kind,
+        {{ row_key_kind('declared_keys', 'key_columns') }} as row_key_kind,
         false as after_is_partial,
         {{ canal__column_types('message_types', 'row_image') }} as column_types,
         case

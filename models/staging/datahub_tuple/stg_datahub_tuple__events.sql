@@ -73,7 +73,9 @@ shaped as (
         classified.*,
         case when operation in ('delete', 'update_before') then image end as before,
         case when operation in ('insert', 'update_after') then image end as after,
-        {{ row_key('declared_keys', 'image') }} as computed_row_key
+        -- (reads key_columns of this select: a lateral alias, computed once for row_key's six reads)
+        {{ effective_key_columns('declared_keys', 'image') }} as key_columns,
+        {{ row_key('key_columns', 'image') }} as computed_row_key
     from classified
 ),
 
@@ -104,9 +106,9 @@ contract_rows as (
         end as source_database,
         element_at(split(table_name, '\\.'), -1) as source_table,
         table_name as table_id,
-        {{ effective_key_columns('declared_keys', 'image') }} as primary_key_columns,
+        key_columns as primary_key_columns,
         computed_row_key as row_key,
-        {{ row_key_kind('declared_keys', 'image') }} as row_key_kind,
+        {{ row_key_kind('declared_keys', 'key_columns') }} as row_key_kind,
         false as after_is_partial,
         transform_values(image, (column_name, value) -> 'string') as column_types,
         {{ datahub_tuple__execute_time('execute_time') }} as committed_at,

@@ -85,8 +85,11 @@ keyed as (
     select
         shaped.*,
         case when operation in ('delete', 'update_before') then before else after end as key_image,
-        -- (reads key_image of this select: Spark resolves the lateral alias as a step before)
-        {{ row_key('declared_keys', 'key_image') }} as computed_row_key
+        -- (reads key_image and key_columns of this select: Spark resolves each lateral alias as
+        -- a step before, so row_key's six reads of key_columns compute it once)
+        {{ effective_key_columns('declared_keys', 'key_image') }} as key_columns,
+        {{ effective_key_columns('declared_keys', 'before') }} as before_key_columns,
+        {{ row_key('key_columns', 'key_image') }} as computed_row_key
     from shaped
 ),
 
@@ -143,10 +146,10 @@ contract_rows as (
             ),
             ''
         ) as table_id,
-        {{ effective_key_columns('declared_keys', 'key_image') }} as primary_key_columns,
+        key_columns as primary_key_columns,
         computed_row_key as row_key,
-        case when operation = 'update' then {{ row_key('declared_keys', 'before') }} end as before_row_key,
-        {{ row_key_kind('declared_keys', 'key_image') }} as row_key_kind,
+        case when operation = 'update' then {{ row_key('before_key_columns', 'before') }} end as before_row_key,
+        {{ row_key_kind('declared_keys', 'key_columns') }} as row_key_kind,
         false as after_is_partial,
         -- every declared column, and every image column (`string` when schema.dataColumn
         -- does not type it)

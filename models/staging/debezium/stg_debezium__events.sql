@@ -325,8 +325,11 @@ keyed as (
         shaped.*,
         coalesce(operation = 'update' and size(after) < size(after_image), false) as after_is_partial,
         case when operation = 'delete' then before else after end as key_image,
-        -- (reads key_image of this select: Spark resolves the lateral alias as a step before)
-        {{ row_key('declared_keys', 'key_image') }} as computed_row_key
+        -- (reads key_image and key_columns of this select: Spark resolves each lateral alias as
+        -- a step before, so row_key's six reads of key_columns compute it once)
+        {{ effective_key_columns('declared_keys', 'key_image') }} as key_columns,
+        {{ effective_key_columns('declared_keys', 'before') }} as before_key_columns,
+        {{ row_key('key_columns', 'key_image') }} as computed_row_key
     from shaped
 ),
 
@@ -410,10 +413,10 @@ contract_rows as (
         schema_name as source_schema,
         table_name as source_table,
         table_key as table_id,
-        {{ effective_key_columns('declared_keys', 'key_image') }} as primary_key_columns,
+        key_columns as primary_key_columns,
         computed_row_key as row_key,
-        case when operation = 'update' then {{ row_key('declared_keys', 'before') }} end as before_row_key,
-        {{ row_key_kind('declared_keys', 'key_image') }} as row_key_kind,
+        case when operation = 'update' then {{ row_key('before_key_columns', 'before') }} end as before_row_key,
+        {{ row_key_kind('declared_keys', 'key_columns') }} as row_key_kind,
         column_types,
         case
             when message.source.ts_us between 1 and 253402300799999999 then timestamp_micros(message.source.ts_us)

@@ -71,8 +71,11 @@ keyed as (
             known_operation = 'update' and size(record.after) < size(record.fields),
             false
         ) as after_is_partial,
-        -- (reads key_image of this select: Spark resolves the lateral alias as a step before)
-        {{ row_key('declared_keys', 'key_image') }} as computed_row_key
+        -- (reads key_image and key_columns of this select: Spark resolves each lateral alias as
+        -- a step before, so row_key's six reads of key_columns compute it once)
+        {{ effective_key_columns('declared_keys', 'key_image') }} as key_columns,
+        {{ effective_key_columns('declared_keys', 'record.before') }} as before_key_columns,
+        {{ row_key('key_columns', 'key_image') }} as computed_row_key
     from classified
 ),
 
@@ -109,10 +112,10 @@ contract_rows as (
         record.schemaName as source_schema,
         record.tableName as source_table,
         table_key as table_id,
-        {{ effective_key_columns('declared_keys', 'key_image') }} as primary_key_columns,
+        key_columns as primary_key_columns,
         computed_row_key as row_key,
-        case when known_operation = 'update' then {{ row_key('declared_keys', 'record.before') }} end as before_row_key,
-        {{ row_key_kind('declared_keys', 'key_image') }} as row_key_kind,
+        case when known_operation = 'update' then {{ row_key('before_key_columns', 'record.before') }} end as before_row_key,
+        {{ row_key_kind('declared_keys', 'key_columns') }} as row_key_kind,
         case when known_class = 'change' then record.before end as before,
         case when known_class = 'change' then record.after end as after,
         coalesce(record.columnTypes, cast(map() as map<string, string>)) as column_types,
