@@ -114,7 +114,9 @@ contract_rows as (
         table_key as table_id,
         key_columns as primary_key_columns,
         computed_row_key as row_key,
-        case when known_operation = 'update' then {{ row_key('before_key_columns', 'record.before') }} end as before_row_key,
+        case
+            when known_operation = 'update' then {{ row_key('before_key_columns', 'record.before') }}
+        end as before_row_key,
         {{ row_key_kind('declared_keys', 'key_columns') }} as row_key_kind,
         case when known_class = 'change' then record.before end as before,
         case when known_class = 'change' then record.after end as after,
