@@ -95,6 +95,7 @@
       null where the format has no before key), that key; its state model deletes it;
     - `raw_value`: kept only for quarantined events (re-processing needs it; elsewhere the
       lineage finds it);
+    - `source_metadata`: the format's map without its null entries (what a message lacks);
     - `change_id`, `row_key_kind` and the configured `column_types` (select_event_columns);
     - null for each column named in `absent`, what the format's messages never carry.
 #}
@@ -106,6 +107,7 @@
         'previous_row_key': "case when " ~ r ~ "operation = 'update' and " ~ r ~ "before_row_key <> "
             ~ r ~ "row_key then " ~ r ~ "before_row_key end",
         'raw_value': "case when " ~ r ~ "quarantine_reason is not null then " ~ r ~ "raw_value end",
+        'source_metadata': "map_filter(" ~ r ~ "source_metadata, (k, v) -> v is not null)",
     } %}
     {%- for name in absent %}
     {%- do derived.update({name: 'null'}) %}

@@ -169,6 +169,25 @@
 
 
 {#
+    The key columns of a staged row, the shared step every keyed format calls once: the
+    contract's primary_key_columns (effective_key_columns of `key_image`), row_key and
+    row_key_kind; with `before_image`, also before_key_columns and `before_row_key`, the key
+    of an update's before image (staged_event_columns makes it previous_row_key when it
+    differs). The items read each other as lateral aliases: Spark computes each once, where
+    an expression in their place would be generated for each of row_key's six reads.
+#}
+{% macro row_key_columns(declared_keys, key_image, before_image=none, is_update="operation = 'update'") -%}
+    {{ effective_key_columns(declared_keys, key_image) }} as primary_key_columns,
+    {{ row_key('primary_key_columns', key_image) }} as row_key,
+    {{ row_key_kind(declared_keys, 'primary_key_columns') }} as row_key_kind
+    {%- if before_image is not none %},
+    {{ effective_key_columns(declared_keys, before_image) }} as before_key_columns,
+    case when {{ is_update }} then {{ row_key('before_key_columns', before_image) }} end as before_row_key
+    {%- endif %}
+{%- endmacro %}
+
+
+{#
     Deterministic change id: the same logical change delivered twice gets the same id.
     Built from the vendor position, the row's place in its message, the operation, the key
     and the image the change carries (after image, or the before image of a delete).

@@ -93,16 +93,6 @@ struct<
 {%- endmacro %}
 
 
-{# True when `path` holds a JSON value other than null. #}
-{% macro datastream__is_given(variant_value, path) -%}
-    coalesce(
-        try_variant_get({{ variant_value }}, '{{ path }}') is not null
-        and not is_variant_null(try_variant_get({{ variant_value }}, '{{ path }}')),
-        false
-    )
-{%- endmacro %}
-
-
 {# Decimal text of a hexadecimal text (no `0x`), exact up to 30 hex digits. #}
 {% macro datastream__hex_number(hex) -%}
     case

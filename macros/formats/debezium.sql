@@ -224,16 +224,6 @@ struct<
 {%- endmacro %}
 
 
-{# True when `path` holds a JSON value other than null. #}
-{% macro debezium__is_given(variant_value, path) -%}
-    coalesce(
-        try_variant_get({{ variant_value }}, '{{ path }}') is not null
-        and not is_variant_null(try_variant_get({{ variant_value }}, '{{ path }}')),
-        false
-    )
-{%- endmacro %}
-
-
 {#
     SQL Server LSN text (`00000027:00000758:0005`, or the 20 hex digits) -> its number as
     decimal text (80 bits, exact), so that it orders as a number.

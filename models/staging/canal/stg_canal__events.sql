@@ -7,16 +7,11 @@
 -- Its vocabularies: seeds/cdc_operation_codes.csv and seeds/cdc_type_codes.csv (the
 -- operation_codes and sql_type_codes CTEs); its value conversions: macros/formats/canal.sql.
 {%- set read_plan = staging_read_plan('canal') %}
-with operation_codes as (
-    {{ operation_codes('canal') }}
-),
-
 -- java.sql.Types numbers (`sqlType`) -> canonical types, one map for the lambdas below.
-sql_type_codes as (
+with sql_type_codes as (
     {{ type_code_map('canal', 'sqlType', 'sql_type_names') }}
 ),
 
--- the landed messages not staged yet (none when nothing new landed: the run is skipped)
 new_messages as (
     {{ new_landed_messages('canal', read_plan) }}
 ),
@@ -37,6 +32,10 @@ fields as (
         lower(trim(message.isDdl)) = 'true' as is_ddl,
         {{ canal__legacy_layout_condition('parsed.stream_name') }} as is_legacy_layout
     from parsed
+),
+
+operation_codes as (
+    {{ operation_codes('canal') }}
 ),
 
 -- DDL wins over the type: `isDdl` = true is a DDL whatever `type` says.
@@ -93,11 +92,7 @@ typed as (
         concat({{ sort_key_number('message.es') }}, {{ sort_key_number('message.id') }}) as position_sort_key,
         -- Problems of the whole message: one quarantine event, rows are not exploded.
         case
-            when
-                message._corrupt_record is not null
-                and (try_parse_json(raw_value) is null or not startswith(ltrim(raw_value), '{'))
-                then 'not_json'
-            when message._corrupt_record is not null then 'type_clash'
+            when message._corrupt_record is not null then {{ unreadable_message_reason('raw_value') }}
             when vendor_operation is null and not coalesce(is_ddl, false) then 'missing_operation'
             when known_class is null then 'unknown_operation'
             when known_class in ('change', 'truncate') and table_name is null then 'missing_table'
@@ -147,14 +142,10 @@ shaped as (
     from exploded
 ),
 
--- Key columns first, as columns: row_key reads them six times (lateral aliases, computed once).
 keyed as (
     select
         shaped.*,
-        {{ effective_key_columns('declared_keys', 'row_image') }} as key_columns,
-        {{ effective_key_columns('declared_keys', 'before') }} as before_key_columns,
-        {{ row_key('key_columns', 'row_image') }} as computed_row_key,
-        case when operation = 'update' then {{ row_key('before_key_columns', 'before') }} end as before_row_key
+        {{ row_key_columns('declared_keys', 'row_image', before_image='before') }}
     from shaped
 ),
 
@@ -165,13 +156,12 @@ events as (
             when message_reason is not null then message_reason
             when event_class_raw = 'change' and row_image is null
                 then case when operation = 'delete' then 'missing_before_image' else 'missing_after_image' end
-            when event_class_raw = 'change' and computed_row_key is null then 'missing_key'
+            when event_class_raw = 'change' and row_key is null then 'missing_key'
         end as quarantine_reason
     from keyed
 ),
 
--- The contract columns Canal's events carry in its own terms; the shared step
--- (staged_event_columns) derives the rest and casts every column.
+-- The contract columns Canal's events carry, in their terms (the rest: staged_event_columns).
 contract_rows as (
     select
         events.*,
@@ -180,9 +170,6 @@ contract_rows as (
         database_name as source_database,
         table_name as source_table,
         nullif(concat_ws('.', database_name, table_name), '') as table_id,
-        key_columns as primary_key_columns,
-        computed_row_key as row_key,
-        {{ row_key_kind('declared_keys', 'key_columns') }} as row_key_kind,
         false as after_is_partial,
         {{ canal__column_types('message_types', 'row_image') }} as column_types,
         case
@@ -195,15 +182,12 @@ contract_rows as (
         concat(position_sort_key, {{ landing_order_key('row_index') }}) as sort_key,
         message.gtid as transaction_id,
         case when event_class_raw in ('schema_change', 'truncate') then message.sql end as ddl_text,
-        map_filter(
-            map(
-                'es', message.es,
-                'ts', message.ts,
-                'id', message.id,
-                'gtid', message.gtid,
-                'layout', case when is_legacy_layout then 'legacy' end
-            ),
-            (k, v) -> v is not null
+        map(
+            'es', message.es,
+            'ts', message.ts,
+            'id', message.id,
+            'gtid', message.gtid,
+            'layout', case when is_legacy_layout then 'legacy' end
         ) as source_metadata
     from events
 )

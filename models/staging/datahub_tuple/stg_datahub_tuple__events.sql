@@ -8,12 +8,7 @@
 -- conversions and other vocabulary: macros/formats/datahub_tuple.sql.
 {%- set read_plan = staging_read_plan('datahub_tuple') %}
 {%- set meta_columns = datahub_tuple__meta_columns() %}
-with operation_codes as (
-    {{ operation_codes('datahub_tuple') }}
-),
-
--- the landed messages not staged yet (none when nothing new landed: the run is skipped)
-new_messages as (
+with new_messages as (
     {{ new_landed_messages('datahub_tuple', read_plan) }}
 ),
 
@@ -47,6 +42,10 @@ fields as (
     from parsed
 ),
 
+operation_codes as (
+    {{ operation_codes('datahub_tuple') }}
+),
+
 -- I -> insert; D -> delete; U -> one half of an update (paired by _sequence_id_), the half
 -- its image flag names (a `U` with neither flag is an unknown operation).
 classified as (
@@ -73,9 +72,7 @@ shaped as (
         classified.*,
         case when operation in ('delete', 'update_before') then image end as before,
         case when operation in ('insert', 'update_after') then image end as after,
-        -- (reads key_columns of this select: a lateral alias, computed once for row_key's six reads)
-        {{ effective_key_columns('declared_keys', 'image') }} as key_columns,
-        {{ row_key('key_columns', 'image') }} as computed_row_key
+        {{ row_key_columns('declared_keys', 'image') }}
     from classified
 ),
 
@@ -89,13 +86,12 @@ events as (
             when operation is null then 'unknown_operation'
             when table_name is null then 'missing_table'
             when not {{ is_sort_key_number("record['_sequence_id_']") }} then 'missing_position'
-            when computed_row_key is null then 'missing_key'
+            when row_key is null then 'missing_key'
         end as quarantine_reason
     from shaped
 ),
 
--- The contract columns DataHub's records carry in its own terms; the shared step
--- (staged_event_columns) derives the rest and casts every column.
+-- The contract columns DataHub's records carry, in their terms (the rest: staged_event_columns).
 contract_rows as (
     select
         events.*,
@@ -106,9 +102,6 @@ contract_rows as (
         end as source_database,
         element_at(split(table_name, '\\.'), -1) as source_table,
         table_name as table_id,
-        key_columns as primary_key_columns,
-        computed_row_key as row_key,
-        {{ row_key_kind('declared_keys', 'key_columns') }} as row_key_kind,
         false as after_is_partial,
         transform_values(image, (column_name, value) -> 'string') as column_types,
         {{ datahub_tuple__execute_time('execute_time') }} as committed_at,
@@ -119,10 +112,7 @@ contract_rows as (
             {{ landing_order_key('0') }}
         ) as sort_key,
         case when event_class_raw = 'update_half' then record['_sequence_id_'] end as pairing_key,
-        map_filter(
-            map('before_image', record['_before_image_'], 'after_image', record['_after_image_']),
-            (k, v) -> v is not null
-        ) as source_metadata
+        map('before_image', record['_before_image_'], 'after_image', record['_after_image_']) as source_metadata
     from events
 )
 

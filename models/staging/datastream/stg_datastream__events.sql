@@ -11,12 +11,7 @@
 {%- set read_plan = staging_read_plan('datastream') %}
 {%- set systems = datastream__source_systems() %}
 {%- set avro_types = datastream__avro_type_map() %}
-with operation_codes as (
-    {{ operation_codes('datastream') }}
-),
-
--- the landed messages not staged yet (none when nothing new landed: the run is skipped)
-new_messages as (
+with new_messages as (
     {{ new_landed_messages('datastream', read_plan) }}
 ),
 
@@ -43,14 +38,17 @@ fields as (
         try_variant_get(message_variant, '$.source_metadata.database') as database_value,
         try_variant_get(message_variant, '$.source_timestamp') as source_timestamp_value,
         try_variant_get(message_variant, '$.read_timestamp') as read_timestamp_value,
-        {{ datastream__is_given('message_variant', '$.source_metadata') }} as metadata_given,
-        {{ datastream__is_given('message_variant', '$.payload') }} as payload_given,
-        {{ datastream__is_given('message_variant', '$.sort_keys') }} as sort_keys_given,
-        {{ datastream__is_given('message_variant', '$.source_metadata.primary_keys') }} as primary_keys_given,
-        {{ datastream__is_given('message_variant', '$.source_metadata.replication_index') }} as replication_index_given,
-        {{ datastream__is_given('message_variant', '$.source_metadata.is_deleted') }} as is_deleted_given,
-        {{ datastream__is_given('message_variant', '$.source_timestamp') }} as source_timestamp_given,
-        {{ datastream__is_given('message_variant', '$.read_timestamp') }} as read_timestamp_given
+        -- which fields the event carries, to tell a missing one from one of the wrong type
+        {{ variant_given_columns('message_variant', {
+            'metadata_given': '$.source_metadata',
+            'payload_given': '$.payload',
+            'sort_keys_given': '$.sort_keys',
+            'primary_keys_given': '$.source_metadata.primary_keys',
+            'replication_index_given': '$.source_metadata.replication_index',
+            'is_deleted_given': '$.source_metadata.is_deleted',
+            'source_timestamp_given': '$.source_timestamp',
+            'read_timestamp_given': '$.read_timestamp',
+        }) }}
     from parsed
 ),
 
@@ -105,6 +103,10 @@ identified as (
         ) as payload_image,
         transform(sort_key_values, value -> {{ datastream__value_text('value') }}) as sort_key_texts
     from fields
+),
+
+operation_codes as (
+    {{ operation_codes('datastream') }}
 ),
 
 classified as (
@@ -261,8 +263,7 @@ events as (
     from positioned
 ),
 
--- The contract columns Datastream's events carry in their own terms; the shared step
--- (staged_event_columns) derives the rest and casts every column.
+-- The contract columns Datastream's events carry, in their terms (the rest: staged_event_columns).
 contract_rows as (
     select
         events.*,
@@ -321,54 +322,51 @@ contract_rows as (
             {{ landing_order_key('0') }}
         ) as sort_key,
         nullif(message.source_metadata.tx_id, '') as transaction_id,
-        map_filter(
-            map_concat(
-                coalesce(
-                    transform_values(metadata_values, (field_name, value) -> {{ datastream__value_text('value') }}),
-                    cast(map() as map<string, string>)
-                ),
-                map(
-                    'stream_name', message.stream_name,
-                    'read_method', message.read_method,
-                    'object', message.object,
-                    'schema_key', message.schema_key,
-                    'uuid', message.uuid,
-                    'sort_keys', case when sort_keys_given then to_json(sort_key_texts) end,
-                    'source_timestamp', {{ datastream__value_text('source_timestamp_value') }},
-                    'read_timestamp', {{ datastream__value_text('read_timestamp_value') }},
-                    -- the quarantine's reason_detail for type_clash: which fields
-                    'type_clash', case when quarantine_reason = 'type_clash' then concat_ws(
-                        ', ',
-                        case
-                            when metadata_given and metadata_values is null
-                                then 'source_metadata (expected an object)'
-                        end,
-                        case when payload_given and payload_values is null then 'payload (expected an object)' end,
-                        case when sort_keys_given and sort_key_values is null then 'sort_keys (expected an array)' end,
-                        case
-                            when primary_keys_given and message_primary_keys is null
-                                then 'source_metadata.primary_keys (expected an array of names)'
-                        end,
-                        case
-                            when replication_index_given and replication_index is null
-                                then 'source_metadata.replication_index (expected an array of names)'
-                        end,
-                        case
-                            when is_deleted_given and is_deleted_flag is null
-                                then 'source_metadata.is_deleted (expected a boolean)'
-                        end,
-                        case
-                            when source_timestamp_given and source_timestamp is null
-                                then 'source_timestamp (expected a timestamp)'
-                        end,
-                        case
-                            when read_timestamp_given and read_timestamp is null
-                                then 'read_timestamp (expected a timestamp)'
-                        end
-                    ) end
-                )
+        map_concat(
+            coalesce(
+                transform_values(metadata_values, (field_name, value) -> {{ datastream__value_text('value') }}),
+                cast(map() as map<string, string>)
             ),
-            (k, v) -> v is not null
+            map(
+                'stream_name', message.stream_name,
+                'read_method', message.read_method,
+                'object', message.object,
+                'schema_key', message.schema_key,
+                'uuid', message.uuid,
+                'sort_keys', case when sort_keys_given then to_json(sort_key_texts) end,
+                'source_timestamp', {{ datastream__value_text('source_timestamp_value') }},
+                'read_timestamp', {{ datastream__value_text('read_timestamp_value') }},
+                -- the quarantine's reason_detail for type_clash: which fields
+                'type_clash', case when quarantine_reason = 'type_clash' then concat_ws(
+                    ', ',
+                    case
+                        when metadata_given and metadata_values is null
+                            then 'source_metadata (expected an object)'
+                    end,
+                    case when payload_given and payload_values is null then 'payload (expected an object)' end,
+                    case when sort_keys_given and sort_key_values is null then 'sort_keys (expected an array)' end,
+                    case
+                        when primary_keys_given and message_primary_keys is null
+                            then 'source_metadata.primary_keys (expected an array of names)'
+                    end,
+                    case
+                        when replication_index_given and replication_index is null
+                            then 'source_metadata.replication_index (expected an array of names)'
+                    end,
+                    case
+                        when is_deleted_given and is_deleted_flag is null
+                            then 'source_metadata.is_deleted (expected a boolean)'
+                    end,
+                    case
+                        when source_timestamp_given and source_timestamp is null
+                            then 'source_timestamp (expected a timestamp)'
+                    end,
+                    case
+                        when read_timestamp_given and read_timestamp is null
+                            then 'read_timestamp (expected a timestamp)'
+                    end
+                ) end
+            )
         ) as source_metadata
     from events
 )

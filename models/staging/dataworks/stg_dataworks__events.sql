@@ -7,16 +7,11 @@
 -- Its vocabularies: seeds/cdc_operation_codes.csv and seeds/cdc_type_codes.csv (the
 -- operation_codes and type_codes CTEs); its value conversions: macros/formats/dataworks.sql.
 {%- set read_plan = staging_read_plan('dataworks') %}
-with operation_codes as (
-    {{ operation_codes('dataworks') }}
-),
-
 -- DataWorks field types (`type`, upper-cased) -> canonical types, one map for the lambda below.
-type_codes as (
+with type_codes as (
     {{ type_code_map('dataworks', 'type', 'type_names') }}
 ),
 
--- the landed messages not staged yet (none when nothing new landed: the run is skipped)
 new_messages as (
     {{ new_landed_messages('dataworks', read_plan) }}
 ),
@@ -48,6 +43,10 @@ fields as (
         ) }} as declared_keys,
         message.payload.sequenceId as sequence_id
     from parsed
+),
+
+operation_codes as (
+    {{ operation_codes('dataworks') }}
 ),
 
 classified as (
@@ -85,11 +84,7 @@ keyed as (
     select
         shaped.*,
         case when operation in ('delete', 'update_before') then before else after end as key_image,
-        -- (reads key_image and key_columns of this select: Spark resolves each lateral alias as
-        -- a step before, so row_key's six reads of key_columns compute it once)
-        {{ effective_key_columns('declared_keys', 'key_image') }} as key_columns,
-        {{ effective_key_columns('declared_keys', 'before') }} as before_key_columns,
-        {{ row_key('key_columns', 'key_image') }} as computed_row_key
+        {{ row_key_columns('declared_keys', 'key_image', before_image='before') }}
     from shaped
 ),
 
@@ -97,9 +92,8 @@ events as (
     select
         keyed.*,
         case
-            when message._corrupt_record is not null and try_parse_json(raw_value) is null
-                then 'not_json'
-            when message._corrupt_record is not null then 'type_clash'
+            when message._corrupt_record is not null
+                then {{ unreadable_message_reason('raw_value', object_required=false) }}
             when vendor_operation is null then 'missing_operation'
             when known_class is null then 'unknown_operation'
             -- a DDL may name only the database (CREATE DATABASE, a QUERY): schema_changes
@@ -123,14 +117,13 @@ events as (
                 then 'missing_after_image'
             when operation in ('delete', 'update_before') and raw_before is null
                 then 'missing_before_image'
-            when known_class in ('change', 'update_half') and computed_row_key is null
+            when known_class in ('change', 'update_half') and row_key is null
                 then 'missing_key'
         end as quarantine_reason
     from keyed
 ),
 
--- The contract columns DataWorks' messages carry in their own terms; the shared step
--- (staged_event_columns) derives the rest and casts every column.
+-- The contract columns DataWorks' messages carry, in their terms (the rest: staged_event_columns).
 contract_rows as (
     select
         events.*,
@@ -146,10 +139,6 @@ contract_rows as (
             ),
             ''
         ) as table_id,
-        key_columns as primary_key_columns,
-        computed_row_key as row_key,
-        case when operation = 'update' then {{ row_key('before_key_columns', 'before') }} end as before_row_key,
-        {{ row_key_kind('declared_keys', 'key_columns') }} as row_key_kind,
         false as after_is_partial,
         -- every declared column, and every image column (`string` when schema.dataColumn
         -- does not type it)
@@ -185,14 +174,11 @@ contract_rows as (
         case when event_class_raw = 'update_half' then message.payload.sequenceId end as pairing_key,
         message.payload.ddl.text as ddl_text,
         message.payload.ddl.ddlMeta as ddl_meta,
-        map_filter(
-            map(
-                'scn', message.payload.scn,
-                'checkpoint_time', message.payload.timestamp.checkpointTime,
-                'db_version', message.schema.source.dbVersion,
-                'format_version', message.version
-            ),
-            (k, v) -> v is not null
+        map(
+            'scn', message.payload.scn,
+            'checkpoint_time', message.payload.timestamp.checkpointTime,
+            'db_version', message.schema.source.dbVersion,
+            'format_version', message.version
         ) as source_metadata
     from events
     cross join type_codes

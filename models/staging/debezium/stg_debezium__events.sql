@@ -15,12 +15,7 @@
 {%- set read_plan = staging_read_plan('debezium') %}
 {%- set decode_values = debezium__read_needs_decoders(read_plan) %}
 {%- set placeholder = var('cdc_debezium_unavailable_value', '__debezium_unavailable_value') %}
-with operation_codes as (
-    {{ operation_codes('debezium') }}
-),
-
--- the landed messages not staged yet (none when nothing new landed: the run is skipped)
-new_messages as (
+with new_messages as (
     {{ new_landed_messages('debezium', read_plan) }}
 ),
 
@@ -55,11 +50,11 @@ fields as (
         try_variant_get(envelope, '$.source', 'map<string, variant>') as source_values,
         try_variant_get(envelope, '$.before', 'map<string, variant>') as before_values,
         try_variant_get(envelope, '$.after', 'map<string, variant>') as after_values,
-        {{ debezium__is_given('envelope', '$.before') }} as before_given,
-        {{ debezium__is_given('envelope', '$.after') }} as after_given,
-        {{ debezium__is_given('envelope', '$.source') }} as source_given,
-        {{ debezium__is_given('envelope', '$.ts_ms') }} as ts_ms_given,
-        {{ debezium__is_given('envelope', '$.source.ts_ms') }} as source_ts_ms_given
+        -- which fields the envelope carries, to tell a missing one from one of the wrong type
+        {{ variant_given_columns('envelope', {
+            'before_given': '$.before', 'after_given': '$.after', 'source_given': '$.source',
+            'ts_ms_given': '$.ts_ms', 'source_ts_ms_given': '$.source.ts_ms',
+        }) }}
     from enveloped
 ),
 
@@ -117,6 +112,10 @@ tabled as (
             )
         ) as is_hbase
     from identified
+),
+
+operation_codes as (
+    {{ operation_codes('debezium') }}
 ),
 
 classified as (
@@ -325,11 +324,7 @@ keyed as (
         shaped.*,
         coalesce(operation = 'update' and size(after) < size(after_image), false) as after_is_partial,
         case when operation = 'delete' then before else after end as key_image,
-        -- (reads key_image and key_columns of this select: Spark resolves each lateral alias as
-        -- a step before, so row_key's six reads of key_columns compute it once)
-        {{ effective_key_columns('declared_keys', 'key_image') }} as key_columns,
-        {{ effective_key_columns('declared_keys', 'before') }} as before_key_columns,
-        {{ row_key('key_columns', 'key_image') }} as computed_row_key
+        {{ row_key_columns('declared_keys', 'key_image', before_image='before') }}
     from shaped
 ),
 
@@ -391,13 +386,12 @@ events as (
             when operation in ('insert', 'update', 'read') and after_values is null then 'missing_after_image'
             when operation = 'delete' and before_values is null then 'missing_before_image'
             when known_class = 'change' and decode_error is not null then 'undecodable_value'
-            when known_class = 'change' and computed_row_key is null then 'missing_key'
+            when known_class = 'change' and row_key is null then 'missing_key'
         end as quarantine_reason
     from positioned
 ),
 
--- The contract columns Debezium's events carry in its own terms; the shared step
--- (staged_event_columns) derives the rest and casts every column.
+-- The contract columns Debezium's events carry, in their terms (the rest: staged_event_columns).
 contract_rows as (
     select
         events.*,
@@ -413,10 +407,6 @@ contract_rows as (
         schema_name as source_schema,
         table_name as source_table,
         table_key as table_id,
-        key_columns as primary_key_columns,
-        computed_row_key as row_key,
-        case when operation = 'update' then {{ row_key('before_key_columns', 'before') }} end as before_row_key,
-        {{ row_key_kind('declared_keys', 'key_columns') }} as row_key_kind,
         column_types,
         case
             when message.source.ts_us between 1 and 253402300799999999 then timestamp_micros(message.source.ts_us)
@@ -444,36 +434,33 @@ contract_rows as (
             case when event_class_raw = 'transaction' then message.id end
         ) as transaction_id,
         message.ddl as ddl_text,
-        map_filter(
-            map_concat(
-                coalesce(
-                    transform_values(source_values, (field_name, value) -> {{ debezium__value_text('value') }}),
-                    cast(map() as map<string, string>)
-                ),
-                map(
-                    'envelope', case when has_payload_wrapper then 'schema_payload' else 'plain' end,
-                    'schema_name', connect_schema.name,
-                    'transaction.total_order', cast(message.transaction.total_order as string),
-                    'transaction.data_collection_order', cast(message.transaction.data_collection_order as string),
-                    'transaction.event_count', cast(message.event_count as string),
-                    'message.prefix', message.message.prefix,
-                    'message.content', message.message.content,
-                    'decode_error', decode_error,
-                    -- the quarantine's reason_detail for type_clash: which fields
-                    'type_clash', case when quarantine_reason = 'type_clash' then concat_ws(
-                        ', ',
-                        case when before_given and before_values is null then 'before (expected an object)' end,
-                        case when after_given and after_values is null then 'after (expected an object)' end,
-                        case when source_given and source_values is null then 'source (expected an object)' end,
-                        case when ts_ms_given and message.ts_ms is null then 'ts_ms (expected a whole number)' end,
-                        case
-                            when source_ts_ms_given and message.source.ts_ms is null
-                                then 'source.ts_ms (expected a whole number)'
-                        end
-                    ) end
-                )
+        map_concat(
+            coalesce(
+                transform_values(source_values, (field_name, value) -> {{ debezium__value_text('value') }}),
+                cast(map() as map<string, string>)
             ),
-            (k, v) -> v is not null
+            map(
+                'envelope', case when has_payload_wrapper then 'schema_payload' else 'plain' end,
+                'schema_name', connect_schema.name,
+                'transaction.total_order', cast(message.transaction.total_order as string),
+                'transaction.data_collection_order', cast(message.transaction.data_collection_order as string),
+                'transaction.event_count', cast(message.event_count as string),
+                'message.prefix', message.message.prefix,
+                'message.content', message.message.content,
+                'decode_error', decode_error,
+                -- the quarantine's reason_detail for type_clash: which fields
+                'type_clash', case when quarantine_reason = 'type_clash' then concat_ws(
+                    ', ',
+                    case when before_given and before_values is null then 'before (expected an object)' end,
+                    case when after_given and after_values is null then 'after (expected an object)' end,
+                    case when source_given and source_values is null then 'source (expected an object)' end,
+                    case when ts_ms_given and message.ts_ms is null then 'ts_ms (expected a whole number)' end,
+                    case
+                        when source_ts_ms_given and message.source.ts_ms is null
+                            then 'source.ts_ms (expected a whole number)'
+                    end
+                ) end
+            )
         ) as source_metadata
     from events
 )

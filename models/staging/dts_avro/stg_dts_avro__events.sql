@@ -9,12 +9,7 @@
 -- Its operation codes: seeds/cdc_operation_codes.csv (the operation_codes CTE); its value
 -- conversions and other vocabulary: macros/formats/dts_avro.sql.
 {%- set read_plan = staging_read_plan('dts_avro') %}
-with operation_codes as (
-    {{ operation_codes('dts_avro') }}
-),
-
--- the landed messages not staged yet (none when nothing new landed: the run is skipped)
-new_messages as (
+with new_messages as (
     {{ new_landed_messages('dts_avro', read_plan) }}
 ),
 
@@ -30,6 +25,10 @@ parsed as (
         decoded.*,
         from_json(decode_result.decoded_json, '{{ dts_avro__message_schema() | replace("\n", " ") }}') as record
     from decoded
+),
+
+operation_codes as (
+    {{ operation_codes('dts_avro') }}
 ),
 
 classified as (
@@ -71,11 +70,9 @@ keyed as (
             known_operation = 'update' and size(record.after) < size(record.fields),
             false
         ) as after_is_partial,
-        -- (reads key_image and key_columns of this select: Spark resolves each lateral alias as
-        -- a step before, so row_key's six reads of key_columns compute it once)
-        {{ effective_key_columns('declared_keys', 'key_image') }} as key_columns,
-        {{ effective_key_columns('declared_keys', 'record.before') }} as before_key_columns,
-        {{ row_key('key_columns', 'key_image') }} as computed_row_key
+        {{ row_key_columns(
+            'declared_keys', 'key_image', before_image='record.before', is_update="known_operation = 'update'"
+        ) }}
     from classified
 ),
 
@@ -92,13 +89,12 @@ events as (
                 then 'missing_after_image'
             when known_operation = 'delete' and not record.hasBeforeImages then 'missing_before_image'
             when record.operation = 'DDL' and record.ddlText is null then 'missing_ddl_text'
-            when known_class = 'change' and computed_row_key is null then 'missing_key'
+            when known_class = 'change' and row_key is null then 'missing_key'
         end as quarantine_reason
     from keyed
 ),
 
--- The contract columns DTS records carry in their own terms; the shared step
--- (staged_event_columns) derives the rest and casts every column.
+-- The contract columns DTS records carry, in their terms (the rest: staged_event_columns).
 contract_rows as (
     select
         events.*,
@@ -112,12 +108,6 @@ contract_rows as (
         record.schemaName as source_schema,
         record.tableName as source_table,
         table_key as table_id,
-        key_columns as primary_key_columns,
-        computed_row_key as row_key,
-        case
-            when known_operation = 'update' then {{ row_key('before_key_columns', 'record.before') }}
-        end as before_row_key,
-        {{ row_key_kind('declared_keys', 'key_columns') }} as row_key_kind,
         case when known_class = 'change' then record.before end as before,
         case when known_class = 'change' then record.after end as after,
         coalesce(record.columnTypes, cast(map() as map<string, string>)) as column_types,
@@ -145,29 +135,26 @@ contract_rows as (
         ) as sort_key,
         nullif(record.sourceTxid, '') as transaction_id,
         case when record.operation = 'DDL' then record.ddlText end as ddl_text,
-        map_filter(
-            map_concat(
-                transform_keys(
-                    coalesce(record.tags, cast(map() as map<string, string>)),
-                    (tag, value) -> concat('tags.', tag)
-                ),
-                map(
-                    'version', cast(record.version as string),
-                    'sourceType', record.sourceType,
-                    'sourceVersion', record.sourceVersion,
-                    'objectName', record.objectName,
-                    'sourcePosition', record.sourcePosition,
-                    'safeSourcePosition', nullif(record.safeSourcePosition, ''),
-                    'sourceTimestamp', cast(record.sourceTimestamp as string),
-                    'bornTimestamp', cast(nullif(record.bornTimestamp, 0) as string),
-                    'processTimestamps', to_json(record.processTimestamps),
-                    'fields', to_json(record.fields),
-                    'fieldsText', record.fieldsText,
-                    'decode_error', decode_result.error,
-                    'value_error', record.valueError
-                )
+        map_concat(
+            transform_keys(
+                coalesce(record.tags, cast(map() as map<string, string>)),
+                (tag, value) -> concat('tags.', tag)
             ),
-            (k, v) -> v is not null
+            map(
+                'version', cast(record.version as string),
+                'sourceType', record.sourceType,
+                'sourceVersion', record.sourceVersion,
+                'objectName', record.objectName,
+                'sourcePosition', record.sourcePosition,
+                'safeSourcePosition', nullif(record.safeSourcePosition, ''),
+                'sourceTimestamp', cast(record.sourceTimestamp as string),
+                'bornTimestamp', cast(nullif(record.bornTimestamp, 0) as string),
+                'processTimestamps', to_json(record.processTimestamps),
+                'fields', to_json(record.fields),
+                'fieldsText', record.fieldsText,
+                'decode_error', decode_result.error,
+                'value_error', record.valueError
+            )
         ) as source_metadata
     from events
 )

@@ -8,12 +8,7 @@
 -- conversions and other vocabulary: macros/formats/shareplex.sql.
 {%- set read_plan = staging_read_plan('shareplex') %}
 {%- set empty_image = 'cast(map() as map<string, string>)' %}
-with operation_codes as (
-    {{ operation_codes('shareplex') }}
-),
-
--- the landed messages not staged yet (none when nothing new landed: the run is skipped)
-new_messages as (
+with new_messages as (
     {{ new_landed_messages('shareplex', read_plan) }}
 ),
 
@@ -33,6 +28,10 @@ fields as (
         nullif(trim(message.meta.rowid), '') as row_id,
         nullif(trim(message.meta.scn), '') as scn
     from parsed
+),
+
+operation_codes as (
+    {{ operation_codes('shareplex') }}
 ),
 
 classified as (
@@ -105,11 +104,7 @@ events as (
     select
         with_keys.*,
         case
-            when
-                message._corrupt_record is not null
-                and (try_parse_json(raw_value) is null or not startswith(ltrim(raw_value), '{'))
-                then 'not_json'
-            when message._corrupt_record is not null then 'type_clash'
+            when message._corrupt_record is not null then {{ unreadable_message_reason('raw_value') }}
             when vendor_operation is null then 'missing_operation'
             when event_class_raw is null then 'unknown_operation'
             when table_name is null then 'missing_table'
@@ -132,8 +127,7 @@ events as (
     from with_keys
 ),
 
--- The contract columns SharePlex's messages carry in their own terms; the shared step
--- (staged_event_columns) derives the rest and casts every column.
+-- The contract columns SharePlex's messages carry, in their terms (the rest: staged_event_columns).
 contract_rows as (
     select
         events.*,
@@ -169,20 +163,17 @@ contract_rows as (
         case
             when event_class_raw = 'update_half' then concat_ws('/', message.meta.trans, row_id)
         end as pairing_key,
-        map_filter(
-            map(
-                'time', message.meta.time,
-                'userid', message.meta.userid,
-                'scn', scn,
-                'rowid', row_id,
-                'trans', message.meta.trans,
-                'seq', message.meta.seq,
-                'size', message.meta.size,
-                'idx', message.meta.idx,
-                'posttime', message.meta.posttime,
-                'data', case when event_class_raw in ('schema_change', 'truncate') then to_json(message.data) end
-            ),
-            (k, v) -> v is not null
+        map(
+            'time', message.meta.time,
+            'userid', message.meta.userid,
+            'scn', scn,
+            'rowid', row_id,
+            'trans', message.meta.trans,
+            'seq', message.meta.seq,
+            'size', message.meta.size,
+            'idx', message.meta.idx,
+            'posttime', message.meta.posttime,
+            'data', case when event_class_raw in ('schema_change', 'truncate') then to_json(message.data) end
         ) as source_metadata
     from events
 )
