@@ -5,10 +5,8 @@
     `isDdl` + `sql` DDL, `mysqlType`/`sqlType` the column types, `es` the binlog time, `id` the
     position, `ts` the time the tool wrote the message. Mapping: docs/formats/canal.md.
 
-    Macros (what every format file defines, docs/adding-a-format.md):
-      canal__message_schema()      the from_json schema of one message
-      (the flow itself, landed messages -> staging contract, is the staging model
-       models/staging/canal/stg_canal__events.sql)
+    Its flow (landed messages -> staging contract) is models/staging/canal/stg_canal__events.sql;
+    this file holds its from_json schema and value conversions (docs/adding-a-format.md).
 #}
 
 {% macro canal__message_schema() -%}

@@ -5,10 +5,8 @@
     for `upd` only the changed columns' new values) and, for `upd`, `key` (the before image).
     Mapping: docs/formats/shareplex.md.
 
-    Macros (what every format file defines, docs/adding-a-format.md):
-      shareplex__message_schema()   the from_json schema of one message
-      (the flow itself, landed messages -> staging contract, is the staging model
-       models/staging/shareplex/stg_shareplex__events.sql)
+    Its flow (landed messages -> staging contract) is models/staging/shareplex/stg_shareplex__events.sql;
+    this file holds its from_json schema and value conversions (docs/adding-a-format.md).
 #}
 
 {% macro shareplex__message_schema() -%}
