@@ -1,12 +1,10 @@
 {{ config(materialized='ephemeral', enabled=var('cdc_unit_tests', false) | as_bool) }}
 
--- Macros row_key, effective_key_columns and row_key_kind under test: a row's key from the
--- declared key columns, else a row id in the image, else a hash of the whole row. Only its
--- dbt unit test reads it (_macro_tests__models.yml).
+-- Macro row_key_columns under test (the staging models' key step, built on row_key,
+-- effective_key_columns and row_key_kind): a row's key from the declared key columns, else a
+-- row id in the image, else a hash of the whole row. Only its dbt unit test reads it
+-- (_macro_tests__models.yml).
 select
     images.case_name,
-    {{ effective_key_columns('images.declared_keys', 'images.image') }} as key_columns,
-    -- row_key and row_key_kind take the key columns as a column (the lateral alias above)
-    {{ row_key('key_columns', 'images.image') }} as row_key,
-    {{ row_key_kind('images.declared_keys', 'key_columns') }} as row_key_kind
+    {{ row_key_columns('images.declared_keys', 'images.image') }}
 from {{ source('macro_test_inputs', 'images') }} as images
