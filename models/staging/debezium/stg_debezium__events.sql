@@ -31,15 +31,25 @@ parsed as (
 
 -- The envelope is `payload` when the message is wrapped ({"schema", "payload"}), else the
 -- message itself. A null value (Kafka tombstone) or a null payload is a tombstone.
+-- `payload` and `schema` are read by one cast to a struct, not by their paths: a path the
+-- message lacks costs Spark a thrown exception (VariantGet's non-local return), a missing
+-- struct field does not (bench/results/2026-12-04-night-variant-paths/).
 enveloped as (
     select
-        parsed.*,
-        try_variant_get(message_variant, '$.payload') is not null as has_payload_wrapper,
-        coalesce(try_variant_get(message_variant, '$.payload'), message_variant) as envelope,
-        try_variant_get(
-            message_variant, '$.schema', '{{ debezium__connect_schema() | replace("\n", " ") }}'
-        ) as connect_schema
-    from parsed
+        wrapped.*,
+        wrapped.wrapper.payload is not null as has_payload_wrapper,
+        coalesce(wrapped.wrapper.payload, wrapped.message_variant) as envelope,
+        wrapped.wrapper.schema as connect_schema
+    from (
+        select
+            parsed.*,
+            try_variant_get(
+                parsed.message_variant,
+                '$',
+                'struct<payload: variant, schema: {{ debezium__connect_schema() | replace("\n", " ") }}>'
+            ) as wrapper
+        from parsed
+    ) as wrapped
 ),
 
 fields as (
