@@ -5,7 +5,7 @@
 -- Calls the Python UDFs cdc_decode_debezium_decimals and cdc_decode_hbase_image (temporary
 -- functions), so it is incremental, never a view. A read whose messages hold no decimal
 -- and no HBase cell skips them (debezium__read_needs_decoders).
--- Flow, one CTE per step: new_messages -> parsed -> enveloped -> fields -> identified
+-- Flow, one CTE per step: new_messages -> parsed -> wrapped -> enveloped -> fields -> identified
 --    -> tabled -> classified -> filled -> logical -> decoded -> imaged -> shaped -> keyed ->
 --    positioned -> events -> contract_rows
 -- Its operation codes: seeds/cdc_operation_codes.csv (the operation_codes CTE); its column
@@ -29,27 +29,29 @@ parsed as (
     from new_messages
 ),
 
+-- The Kafka Connect wrapper's `payload` and `schema`, read by one cast to a struct, not by
+-- their paths: a path the message lacks costs Spark a thrown exception (VariantGet's
+-- non-local return), a missing struct field does not
+-- (bench/results/2026-12-04-night-variant-paths/).
+wrapped as (
+    select
+        parsed.*,
+        try_variant_get(
+            parsed.message_variant,
+            '$', 'struct<payload: variant, schema: {{ debezium__connect_schema() | replace("\n", " ") }}>'
+        ) as wrapper
+    from parsed
+),
+
 -- The envelope is `payload` when the message is wrapped ({"schema", "payload"}), else the
 -- message itself. A null value (Kafka tombstone) or a null payload is a tombstone.
--- `payload` and `schema` are read by one cast to a struct, not by their paths: a path the
--- message lacks costs Spark a thrown exception (VariantGet's non-local return), a missing
--- struct field does not (bench/results/2026-12-04-night-variant-paths/).
 enveloped as (
     select
         wrapped.*,
-        wrapped.wrapper.payload is not null as has_payload_wrapper,
-        coalesce(wrapped.wrapper.payload, wrapped.message_variant) as envelope,
-        wrapped.wrapper.schema as connect_schema
-    from (
-        select
-            parsed.*,
-            try_variant_get(
-                parsed.message_variant,
-                '$',
-                'struct<payload: variant, schema: {{ debezium__connect_schema() | replace("\n", " ") }}>'
-            ) as wrapper
-        from parsed
-    ) as wrapped
+        wrapper.payload is not null as has_payload_wrapper,
+        coalesce(wrapper.payload, message_variant) as envelope,
+        wrapper.schema as connect_schema
+    from wrapped
 ),
 
 fields as (
