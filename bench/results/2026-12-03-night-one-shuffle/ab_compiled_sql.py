@@ -19,7 +19,8 @@ import time
 from pyspark.sql import SparkSession
 
 
-def session(local_dir: str) -> SparkSession:
+def session(local_dir: str, java_options: str = "") -> SparkSession:
+    """The embedded settings; `java_options`: more driver JVM options."""
     builder = (
         SparkSession.builder.enableHiveSupport()
         .master("local[2]")
@@ -32,7 +33,7 @@ def session(local_dir: str) -> SparkSession:
         .config("spark.sql.warehouse.dir", f"{local_dir}/warehouse")
         .config("spark.hadoop.javax.jdo.option.ConnectionURL",
                 f"jdbc:derby:;databaseName={local_dir}/metastore_db;create=true")
-        .config("spark.driver.extraJavaOptions", f"-Dderby.system.home={local_dir} -XX:+UseParallelGC")
+        .config("spark.driver.extraJavaOptions", f"-Dderby.system.home={local_dir} -XX:+UseParallelGC {java_options}".strip())
     )
     spark = builder.getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
