@@ -66,7 +66,9 @@
     {%- if name in derived %}
     cast({{ derived[name] }} as {{ type }}) as {{ name }}{{ "," if not loop.last }}
     {%- elif name == 'change_id' and derive_change_id %}
-    case when {{ event_class }} = 'change' then {{ change_id() }} end as change_id{{ "," if not loop.last }}
+    case when {{ event_class }} = 'change' then {{ change_id(
+        derived.get('source_format', 'source_format'), derived.get('row_index', 'row_index')
+    ) }} end as change_id{{ "," if not loop.last }}
     {%- elif name == 'row_key_kind' %}
     {#- how row_key was made: none without one (a control event, a change with no key) #}
     case when {{ relation_alias }}.row_key is not null then cast({{ relation_alias }}.row_key_kind as string) end
@@ -88,6 +90,9 @@
     from the model's `contract_rows`, which holds the landed message's columns (lineage
     included) and the contract columns its format computes. Derived here, once for all
     formats:
+    - `source_format`: `format_id`, the model's format;
+    - `row_index`: 0 (one event per message), or the CTE's `row_index` with `indexed_rows`
+      (a message that holds several rows, e.g. Canal's `data[]`);
     - `event_id`: from `message_id` and `row_index`;
     - `event_class`: `event_class_raw` (the class the format gives the event), or `invalid`
       when the event has a `quarantine_reason`;
@@ -99,10 +104,13 @@
     - `change_id`, `row_key_kind` and the configured `column_types` (select_event_columns);
     - null for each column named in `absent`, what the format's messages never carry.
 #}
-{% macro staged_event_columns(relation_alias, absent=[]) %}
+{% macro staged_event_columns(relation_alias, format_id, absent=[], indexed_rows=false) %}
     {%- set r = relation_alias ~ '.' %}
+    {%- set row_index = r ~ 'row_index' if indexed_rows else '0' %}
     {%- set derived = {
-        'event_id': "sha2(concat(" ~ r ~ "message_id, ':', cast(" ~ r ~ "row_index as string)), 256)",
+        'source_format': cdc_sql_string(format_id),
+        'row_index': row_index,
+        'event_id': "sha2(concat(" ~ r ~ "message_id, ':', cast(" ~ row_index ~ " as string)), 256)",
         'event_class': "case when " ~ r ~ "quarantine_reason is null then " ~ r ~ "event_class_raw else 'invalid' end",
         'previous_row_key': "case when " ~ r ~ "operation = 'update' and " ~ r ~ "before_row_key <> "
             ~ r ~ "row_key then " ~ r ~ "before_row_key end",

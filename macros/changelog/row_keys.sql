@@ -192,12 +192,12 @@
     Built from the vendor position, the row's place in its message, the operation, the key
     and the image the change carries (after image, or the before image of a delete).
 #}
-{% macro change_id() -%}
+{% macro change_id(source_format='source_format', row_index='row_index') -%}
     sha2(concat_ws('\u0001',
-        source_format,
+        {{ source_format }},
         coalesce(table_id, ''),
         coalesce(source_position, ''),
-        cast(row_index as string),
+        cast({{ row_index }} as string),
         operation,
         coalesce(row_key, ''),
         coalesce({{ canonical_map_json("case when operation = 'delete' then before else after end") }}, '')

@@ -128,8 +128,8 @@
 
 
 {#
-    The body of a staging model's `new_messages` CTE: the landed messages of `format_id` the
-    model has not staged yet, as its read plan (staging_read_plan) says. With a strict plan
+    The new messages of a staging model (inside parsed_landed_messages, or a model's own
+    `new_messages` CTE): the landed messages of `format_id` the model has not staged yet, as its read plan (staging_read_plan) says. With a strict plan
     that is every message read (the read already starts after the mark). Otherwise messages at
     the mark may be staged already: they are dropped by `message_id`; and a user's own raw
     table may hold the same message twice (same lineage), of which the first landed copy is
@@ -164,6 +164,26 @@
     {%- elif user_table %}
     where landed.copy_rank = 1
     {%- endif %}
+{%- endmacro %}
+
+
+{#
+    The body of a staging model's `parsed` CTE, its import and parse steps: the messages the
+    model has not staged yet (new_landed_messages), each parsed once. With `message_schema`
+    (a Spark DDL schema) the struct `message`, from from_json; without one, the VARIANT
+    `message_variant` (try_parse_json, for formats read by path) and `is_object`, whether the
+    text is a JSON object (a scalar parses as a VARIANT too, and is no message).
+#}
+{% macro parsed_landed_messages(format_id, read_plan, message_schema=none) -%}
+    select
+        new_messages.*,
+        {%- if message_schema is none %}
+        try_parse_json(new_messages.raw_value) as message_variant,
+        left(ltrim(new_messages.raw_value), 1) = '{' as is_object
+        {%- else %}
+        from_json(new_messages.raw_value, '{{ message_schema | replace("\n", " ") }}') as message
+        {%- endif %}
+    from ({{ new_landed_messages(format_id, read_plan) }}) as new_messages
 {%- endmacro %}
 
 

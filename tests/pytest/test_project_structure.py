@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 
 import pytest
 
@@ -77,10 +78,10 @@ def test_each_staging_model_holds_its_vendors_flow(manifest):
     assert set(staging) == {f"stg_{format_id}__events" for format_id in ALL_FORMATS}
     for name, node in staging.items():
         code = node.raw_code
-        assert "\nparsed as (" in code or "\ndecoded as (" in code, name
-        assert "\ncontract_rows as (" in code, name
-        assert "staged_event_columns('contract_rows'" in code, name
         format_id = name[len("stg_") : -len("__events")]
+        assert re.search(r"(\n|\nwith )(parsed|decoded) as \(", code), name
+        assert "\ncontract_rows as (" in code, name
+        assert re.search(rf"staged_event_columns\(\s*'contract_rows', '{format_id}'", code), name
         assert f"{format_id}__events(" not in code, f"{name} calls a flow macro"
 
 

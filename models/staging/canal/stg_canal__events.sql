@@ -2,7 +2,7 @@
 
 -- One row per element of data[] of each landed Canal message (row changes), one row per DDL,
 -- truncate, transaction marker or heartbeat, and invalid messages (or rows) with a reason.
--- Flow, one CTE per step: new_messages -> parsed -> fields -> classified -> typed ->
+-- Flow, one CTE per step: parsed -> fields -> classified -> typed ->
 --    exploded -> shaped -> keyed -> events -> contract_rows
 -- Its vocabularies: seeds/cdc_operation_codes.csv and seeds/cdc_type_codes.csv (the
 -- operation_codes and sql_type_codes CTEs); its value conversions: macros/formats/canal.sql.
@@ -12,15 +12,8 @@ with sql_type_codes as (
     {{ type_code_map('canal', 'sqlType', 'sql_type_names') }}
 ),
 
-new_messages as (
-    {{ new_landed_messages('canal', read_plan) }}
-),
-
 parsed as (
-    select
-        new_messages.*,
-        from_json(new_messages.raw_value, '{{ canal__message_schema() | replace("\n", " ") }}') as message
-    from new_messages
+    {{ parsed_landed_messages('canal', read_plan, canal__message_schema()) }}
 ),
 
 fields as (
@@ -165,7 +158,6 @@ events as (
 contract_rows as (
     select
         events.*,
-        'canal' as source_format,
         'mysql' as source_system,
         database_name as source_database,
         table_name as source_table,
@@ -193,5 +185,7 @@ contract_rows as (
 )
 
 select
-    {{ staged_event_columns('contract_rows', absent=['source_schema', 'pairing_key', 'ddl_meta']) }}
+    {{ staged_event_columns(
+        'contract_rows', 'canal', absent=['source_schema', 'pairing_key', 'ddl_meta'], indexed_rows=true
+    ) }}
 from contract_rows

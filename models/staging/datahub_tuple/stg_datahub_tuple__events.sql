@@ -95,8 +95,6 @@ events as (
 contract_rows as (
     select
         events.*,
-        0 as row_index,
-        'datahub_tuple' as source_format,
         case
             when size(split(table_name, '\\.')) > 1 then element_at(split(table_name, '\\.'), -2)
         end as source_database,
@@ -117,7 +115,7 @@ contract_rows as (
 )
 
 select
-    {{ staged_event_columns('contract_rows', absent=[
+    {{ staged_event_columns('contract_rows', 'datahub_tuple', absent=[
         'source_system', 'source_schema', 'previous_row_key', 'captured_at', 'transaction_id', 'ddl_text', 'ddl_meta'
     ]) }}
 from contract_rows

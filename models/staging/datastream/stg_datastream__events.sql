@@ -2,7 +2,7 @@
 
 -- One row per landed Datastream event (JSON event, or one record of an Avro container file
 -- decoded at landing): row changes in the staging contract, invalid events with a reason.
--- Flow, one CTE per step: new_messages -> parsed -> fields -> identified -> classified
+-- Flow, one CTE per step: parsed -> fields -> identified -> classified
 --    -> shaped -> keyed -> seen_keys -> with_seen_keys -> with_keys -> positioned -> events -> contract_rows
 -- Its operation codes: seeds/cdc_operation_codes.csv (the operation_codes CTE); its Avro
 -- column types: seeds/cdc_type_codes.csv (rows `datastream`, written into the SQL as literals
@@ -11,16 +11,8 @@
 {%- set read_plan = staging_read_plan('datastream') %}
 {%- set systems = datastream__source_systems() %}
 {%- set avro_types = datastream__avro_type_map() %}
-with new_messages as (
-    {{ new_landed_messages('datastream', read_plan) }}
-),
-
-parsed as (
-    select
-        new_messages.*,
-        try_parse_json(new_messages.raw_value) as message_variant,
-        left(ltrim(new_messages.raw_value), 1) = '{' as is_object
-    from new_messages
+with parsed as (
+    {{ parsed_landed_messages('datastream', read_plan) }}
 ),
 
 -- Fields most events lack (`_avro_payload_types`, SQL Server's `replication_index`, one of
@@ -286,8 +278,6 @@ events as (
 contract_rows as (
     select
         events.*,
-        0 as row_index,
-        'datastream' as source_format,
         'change' as event_class_raw,
         coalesce(change_type, message.read_method) as vendor_operation,
         source_system_name as source_system,
@@ -391,5 +381,7 @@ contract_rows as (
 )
 
 select
-    {{ staged_event_columns('contract_rows', absent=['previous_row_key', 'pairing_key', 'ddl_text', 'ddl_meta']) }}
+    {{ staged_event_columns(
+        'contract_rows', 'datastream', absent=['previous_row_key', 'pairing_key', 'ddl_text', 'ddl_meta']
+    ) }}
 from contract_rows

@@ -2,7 +2,7 @@
 
 -- One row per event of each landed DataWorks message: row changes, update halves,
 -- DDL, truncates, transaction markers, heartbeats, and invalid messages with a reason.
--- Flow, one CTE per step: new_messages -> parsed -> fields -> classified -> shaped ->
+-- Flow, one CTE per step: parsed -> fields -> classified -> shaped ->
 --    keyed -> events -> contract_rows
 -- Its vocabularies: seeds/cdc_operation_codes.csv and seeds/cdc_type_codes.csv (the
 -- operation_codes and type_codes CTEs); its value conversions: macros/formats/dataworks.sql.
@@ -12,15 +12,8 @@ with type_codes as (
     {{ type_code_map('dataworks', 'type', 'type_names') }}
 ),
 
-new_messages as (
-    {{ new_landed_messages('dataworks', read_plan) }}
-),
-
 parsed as (
-    select
-        new_messages.*,
-        from_json(new_messages.raw_value, '{{ dataworks__message_schema() | replace("\n", " ") }}') as message
-    from new_messages
+    {{ parsed_landed_messages('dataworks', read_plan, dataworks__message_schema()) }}
 ),
 
 fields as (
@@ -127,8 +120,6 @@ events as (
 contract_rows as (
     select
         events.*,
-        0 as row_index,
-        'dataworks' as source_format,
         lower(message.schema.source.dbType) as source_system,
         message.schema.source.dbName as source_database,
         message.schema.source.schemaName as source_schema,
@@ -185,5 +176,5 @@ contract_rows as (
 )
 
 select
-    {{ staged_event_columns('contract_rows', absent=['transaction_id']) }}
+    {{ staged_event_columns('contract_rows', 'dataworks', absent=['transaction_id']) }}
 from contract_rows

@@ -5,7 +5,7 @@
 -- Calls the Python UDFs cdc_decode_debezium_decimals and cdc_decode_hbase_image (temporary
 -- functions), so it is incremental, never a view. A read whose messages hold no decimal
 -- and no HBase cell skips them (debezium__read_needs_decoders).
--- Flow, one CTE per step: new_messages -> parsed -> wrapped -> enveloped -> fields -> identified
+-- Flow, one CTE per step: parsed -> wrapped -> enveloped -> fields -> identified
 --    -> tabled -> classified -> filled -> logical -> decoded -> imaged -> shaped -> keyed ->
 --    positioned -> events -> contract_rows
 -- Its operation codes: seeds/cdc_operation_codes.csv (the operation_codes CTE); its column
@@ -15,18 +15,8 @@
 {%- set read_plan = staging_read_plan('debezium') %}
 {%- set decode_values = debezium__read_needs_decoders(read_plan) %}
 {%- set placeholder = var('cdc_debezium_unavailable_value', '__debezium_unavailable_value') %}
-with new_messages as (
-    {{ new_landed_messages('debezium', read_plan) }}
-),
-
-parsed as (
-    select
-        new_messages.*,
-        try_parse_json(new_messages.raw_value) as message_variant,
-        left(ltrim(new_messages.raw_value), 1) = '{' as is_object,
-        trim(new_messages.raw_value) = 'null' as is_null_value,
-        {{ debezium__record_key_columns('new_messages.message_key') }} as record_key_columns
-    from new_messages
+with parsed as (
+    {{ parsed_landed_messages('debezium', read_plan) }}
 ),
 
 -- The Kafka Connect wrapper's `payload` and `schema`, read by one cast to a struct, not by
@@ -57,7 +47,9 @@ enveloped as (
 fields as (
     select
         enveloped.*,
-        is_null_value or (has_payload_wrapper and is_variant_null(envelope)) as is_tombstone,
+        -- a null value (the text `null`) or a null payload
+        trim(raw_value) = 'null' or (has_payload_wrapper and is_variant_null(envelope)) as is_tombstone,
+        {{ debezium__record_key_columns('message_key') }} as record_key_columns,
         try_variant_get(envelope, '$', '{{ debezium__message_schema() | replace("\n", " ") }}') as message,
         try_variant_get(envelope, '$.source', 'map<string, variant>') as source_values,
         try_variant_get(envelope, '$.before', 'map<string, variant>') as before_values,
@@ -407,8 +399,6 @@ events as (
 contract_rows as (
     select
         events.*,
-        0 as row_index,
-        'debezium' as source_format,
         coalesce(message.op, message.status, try_element_at(message.tableChanges, 1).type) as vendor_operation,
         case
             when is_hbase then 'hbase'
@@ -478,5 +468,5 @@ contract_rows as (
 )
 
 select
-    {{ staged_event_columns('contract_rows', absent=['pairing_key', 'ddl_meta']) }}
+    {{ staged_event_columns('contract_rows', 'debezium', absent=['pairing_key', 'ddl_meta']) }}
 from contract_rows

@@ -98,8 +98,6 @@ events as (
 contract_rows as (
     select
         events.*,
-        0 as row_index,
-        'dts_avro' as source_format,
         known_class as event_class_raw,
         record.operation as vendor_operation,
         known_operation as operation,
@@ -160,5 +158,5 @@ contract_rows as (
 )
 
 select
-    {{ staged_event_columns('contract_rows', absent=['pairing_key', 'ddl_meta']) }}
+    {{ staged_event_columns('contract_rows', 'dts_avro', absent=['pairing_key', 'ddl_meta']) }}
 from contract_rows

@@ -2,21 +2,14 @@
 
 -- One row per landed SharePlex message: inserts, updates (partial after image), deletes,
 -- update halves, truncates and column drops, and invalid messages with a reason.
--- Flow, one CTE per step: new_messages -> parsed -> fields -> classified -> shaped ->
+-- Flow, one CTE per step: parsed -> fields -> classified -> shaped ->
 --    keyed -> with_keys -> events -> contract_rows
 -- Its operation codes: seeds/cdc_operation_codes.csv (the operation_codes CTE); its value
 -- conversions and other vocabulary: macros/formats/shareplex.sql.
 {%- set read_plan = staging_read_plan('shareplex') %}
 {%- set empty_image = 'cast(map() as map<string, string>)' %}
-with new_messages as (
-    {{ new_landed_messages('shareplex', read_plan) }}
-),
-
-parsed as (
-    select
-        new_messages.*,
-        from_json(new_messages.raw_value, '{{ shareplex__message_schema() | replace("\n", " ") }}') as message
-    from new_messages
+with parsed as (
+    {{ parsed_landed_messages('shareplex', read_plan, shareplex__message_schema()) }}
 ),
 
 fields as (
@@ -131,8 +124,6 @@ events as (
 contract_rows as (
     select
         events.*,
-        0 as row_index,
-        'shareplex' as source_format,
         owner_name as source_schema,
         object_name as source_table,
         table_name as table_id,
@@ -179,5 +170,7 @@ contract_rows as (
 )
 
 select
-    {{ staged_event_columns('contract_rows', absent=['source_system', 'source_database', 'ddl_text', 'ddl_meta']) }}
+    {{ staged_event_columns(
+        'contract_rows', 'shareplex', absent=['source_system', 'source_database', 'ddl_text', 'ddl_meta']
+    ) }}
 from contract_rows
