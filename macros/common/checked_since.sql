@@ -143,14 +143,14 @@
 {% endmacro %}
 
 
-{#- The rows of `relation` (columns table_id, row_key) whose key is in the CTE `checked_keys`
-    when a state test checks some keys only (state_checked_keys returned a query: the keys are
-    few, so broadcast), every row otherwise. -#}
-{% macro checked_key_rows(relation, checked_keys) -%}
-    {%- if checked_keys -%}
+{#- The rows of `relation` (columns table_id, row_key) whose key is in `keys_relation` (the
+    caller's relation, e.g. a CTE, of the keys state_checked_keys returned when a state test
+    checks some keys only: they are few, so broadcast); every row when it is none. -#}
+{% macro checked_key_rows(relation, keys_relation) -%}
+    {%- if keys_relation -%}
     select /*+ broadcast(checked_keys) */ checked_rows.*
     from {{ relation }} as checked_rows
-    left semi join checked_keys
+    left semi join {{ keys_relation }} as checked_keys
         on checked_rows.table_id = checked_keys.table_id
         and checked_rows.row_key = checked_keys.row_key
     {%- else -%}

@@ -1,5 +1,5 @@
 {#
-    Format `datahub_tuple`: records of a DataHub Tuple topic written by DataWorks (seed 000).
+    Format `datahub_tuple`: records of a DataHub Tuple topic written by DataWorks (docs/formats/datahub_tuple.md).
     One JSON object per record: the user's columns plus the meta columns below. A Tuple topic
     holds one table and carries no key, types, DDL or heartbeats: the table comes from
     `_source_table_` (else the stream name), keys from var('cdc_primary_keys').
@@ -15,7 +15,7 @@
 {% endmacro %}
 
 
-{# An image flag: `Y` (seed 000), also a JSON boolean, `true`, `yes`, `t` or `1`, any case. #}
+{# An image flag: `Y` (as DataWorks writes it), also a JSON boolean, `true`, `yes`, `t` or `1`, any case. #}
 {% macro datahub_tuple__flag_is_set(flag) -%}
     coalesce(upper(trim({{ flag }})) in ('Y', 'YES', 'TRUE', 'T', '1'), false)
 {%- endmacro %}

@@ -1,5 +1,5 @@
 {#
-    Format `datastream`: Google Cloud Datastream events (seed 004) from MySQL, Oracle,
+    Format `datastream`: Google Cloud Datastream events (docs/formats/datastream.md) from MySQL, Oracle,
     PostgreSQL and SQL Server sources, JSON events as written to Cloud Storage / Pub/Sub, and
     the Avro variant (Avro container files are decoded at landing, one JSON line per record:
     python_udfs/pipeline/landing.py). Mapping: docs/formats/datastream.md.
@@ -37,7 +37,7 @@ struct<
 
 
 {#
-    `read_method` prefix -> source system (seed 004; `postgres-cdc-wal` but
+    `read_method` prefix -> source system (docs/formats/datastream.md; `postgres-cdc-wal` but
     `postgresql-backfill`, `sqlserver-cdc` and `sqlserver-backfill`).
 #}
 {% macro datastream__source_systems() %}

@@ -1,6 +1,6 @@
 {#
     Format `dataworks`: DataWorks / DataHub Blob JSON ("StreamX" format), the same JSON that
-    DataWorks writes to Kafka (seeds 000 and 001). Mapping: docs/formats/dataworks.md.
+    DataWorks writes to Kafka. Mapping: docs/formats/dataworks.md.
 
     What every format file defines (docs/adding-a-format.md):
       <format>__message_schema()     the from_json schema of one message

@@ -1,5 +1,5 @@
 {#
-    Format `dts_avro`: Alibaba Cloud DTS records in the DTS Avro format (seed 002), one
+    Format `dts_avro`: Alibaba Cloud DTS records in the DTS Avro format (docs/formats/dts_avro.md), one
     schemaless binary Avro `Record` (namespace com.alibaba.dts.formats.avro) per Kafka message,
     landed as Base64 text. Mapping: docs/formats/dts_avro.md.
 

@@ -2,6 +2,7 @@
 -- greatest sort_key among the changes to that key (or to its old key, for key changes).
 -- In a `dbt build`, only the keys changed since the test last passed (state_checked_keys).
 {%- set checked_keys = state_checked_keys(['int_current_state_layers']) %}
+{%- set keys_relation = 'checked_keys' if checked_keys else none %}
 with
 {%- if checked_keys %}
 checked_keys as (
@@ -20,7 +21,7 @@ keyed_changes as (
 ),
 
 checked_changes as (
-    {{ checked_key_rows('keyed_changes', checked_keys) }}
+    {{ checked_key_rows('keyed_changes', keys_relation) }}
 ),
 
 latest_change as (
@@ -33,7 +34,7 @@ latest_change as (
 ),
 
 checked_state as (
-    {{ checked_key_rows(ref('current_state'), checked_keys) }}
+    {{ checked_key_rows(ref('current_state'), keys_relation) }}
 )
 
 select

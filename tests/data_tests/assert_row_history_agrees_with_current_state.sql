@@ -2,6 +2,7 @@
 -- deciding change, same deletion state (a truncate closes the version in both).
 -- In a `dbt build`, only the keys changed since the test last passed (state_checked_keys).
 {%- set checked_keys = state_checked_keys(['int_current_state_layers', 'int_row_history_layers']) %}
+{%- set keys_relation = 'checked_keys' if checked_keys else none %}
 with
 {%- if checked_keys %}
 checked_keys as (
@@ -10,11 +11,11 @@ checked_keys as (
 {%- endif %}
 
 checked_state as (
-    {{ checked_key_rows(ref('current_state'), checked_keys) }}
+    {{ checked_key_rows(ref('current_state'), keys_relation) }}
 ),
 
 checked_history as (
-    {{ checked_key_rows(ref('row_history'), checked_keys) }}
+    {{ checked_key_rows(ref('row_history'), keys_relation) }}
 )
 
 select

@@ -3,7 +3,7 @@
 -- Datastream sends an update as two events at one position: UPDATE-DELETE (the old row) and
 -- UPDATE-INSERT (the new row). Each is staged and applied on its own as it lands (a delete,
 -- an upsert), so a lone half is never held back. Where both halves are there with the same
--- key, they are one update (CANONICAL.md): this model lists such pairs, and change_log shows
+-- key, they are one update (docs/canonical-contract.md): this model lists such pairs, and change_log shows
 -- the UPDATE-INSERT with the old row as its `before` and leaves the UPDATE-DELETE out
 -- (row_history drops its version). With a changed key the halves do not pair: the old key's
 -- delete and the new key's upsert stay two changes.

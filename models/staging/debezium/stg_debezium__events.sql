@@ -73,7 +73,7 @@ identified as (
             message.source.collection,
             nullif(regexp_extract(try_element_at(message.tableChanges, 1).id, '"?([^".]*)"?$', 1), '')
         ) as table_name,
-        -- Lindorm: `source.namespace`, no `connector` (seed 003)
+        -- Lindorm: `source.namespace`, no `connector` (docs/formats/debezium.md)
         coalesce(
             map_contains_key(source_values, 'namespace') and not map_contains_key(source_values, 'connector'), false
         ) as is_lindorm,
