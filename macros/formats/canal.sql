@@ -1,7 +1,7 @@
 {#
-    Format `canal`: Canal FlatMessage JSON, as written by Canal itself and by DTS ("Canal Json",
-    docs/formats/canal.md). One message carries one statement: `data[]` holds one row per affected row, `old[]`
-    the previous values of the changed columns of each UPDATE row, `type` the statement kind,
+    Format `canal`: Canal FlatMessage JSON, as written by Canal itself and by DTS ("Canal Json").
+    One message carries one statement: `data[]` holds one row per affected row, `old[]` the
+    previous values of the changed columns of each UPDATE row, `type` the statement kind,
     `isDdl` + `sql` DDL, `mysqlType`/`sqlType` the column types, `es` the binlog time, `id` the
     position, `ts` the time the tool wrote the message. Mapping: docs/formats/canal.md.
 

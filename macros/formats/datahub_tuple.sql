@@ -1,5 +1,5 @@
 {#
-    Format `datahub_tuple`: records of a DataHub Tuple topic written by DataWorks (docs/formats/datahub_tuple.md).
+    Format `datahub_tuple`: records of a DataHub Tuple topic written by DataWorks.
     One JSON object per record: the user's columns plus the meta columns below. A Tuple topic
     holds one table and carries no key, types, DDL or heartbeats: the table comes from
     `_source_table_` (else the stream name), keys from var('cdc_primary_keys').

@@ -1,5 +1,5 @@
 {#
-    Format `datastream`: Google Cloud Datastream events (docs/formats/datastream.md) from MySQL, Oracle,
+    Format `datastream`: Google Cloud Datastream events from MySQL, Oracle,
     PostgreSQL and SQL Server sources, JSON events as written to Cloud Storage / Pub/Sub, and
     the Avro variant (Avro container files are decoded at landing, one JSON line per record:
     python_udfs/pipeline/landing.py). Mapping: docs/formats/datastream.md.

@@ -1,7 +1,7 @@
 {#
     Format `debezium`: Debezium JSON change events from the MySQL, PostgreSQL, Oracle and SQL
     Server connectors (with or without the Kafka Connect `schema`/`payload` wrapper), and the
-    Lindorm change stream "Debezium Format V2.0" (docs/formats/debezium.md), including HBase tables.
+    Lindorm change stream "Debezium Format V2.0", including HBase tables.
     Mapping: docs/formats/debezium.md.
 
     Values are read through Spark's VARIANT (`try_parse_json`), which keeps JSON numbers exact

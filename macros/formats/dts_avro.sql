@@ -1,5 +1,5 @@
 {#
-    Format `dts_avro`: Alibaba Cloud DTS records in the DTS Avro format (docs/formats/dts_avro.md), one
+    Format `dts_avro`: Alibaba Cloud DTS records in the DTS Avro format, one
     schemaless binary Avro `Record` (namespace com.alibaba.dts.formats.avro) per Kafka message,
     landed as Base64 text. Mapping: docs/formats/dts_avro.md.
 

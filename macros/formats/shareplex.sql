@@ -1,5 +1,5 @@
 {#
-    Format `shareplex`: SharePlex JSON as written by DTS (docs/formats/shareplex.md). One message per operation:
+    Format `shareplex`: SharePlex JSON as written by DTS. One message per operation:
     `meta` (commit `time`, `userid`, `op`, `scn`, `rowid`, transaction `trans`, `seq` of `size`
     operations in it, `idx` = seq/size, `table` as OWNER.TABLE, `posttime`), `data` (the row, or
     for `upd` only the changed columns' new values) and, for `upd`, `key` (the before image).

@@ -129,11 +129,12 @@
 
 {#
     The new messages of a staging model (inside parsed_landed_messages, or a model's own
-    `new_messages` CTE): the landed messages of `format_id` the model has not staged yet, as its read plan (staging_read_plan) says. With a strict plan
-    that is every message read (the read already starts after the mark). Otherwise messages at
-    the mark may be staged already: they are dropped by `message_id`; and a user's own raw
-    table may hold the same message twice (same lineage), of which the first landed copy is
-    kept (the project's own landing tables hold each (file, line) once).
+    `new_messages` CTE): the landed messages of `format_id` the model has not staged yet, as
+    its read plan (staging_read_plan) says. With a strict plan that is every message read (the
+    read already starts after the mark). Otherwise messages at the mark may be staged
+    already: they are dropped by `message_id`; and a user's own raw table may hold the same
+    message twice (same lineage), of which the first landed copy is kept (the project's own
+    landing tables hold each (file, line) once).
     When the plan found nothing new it selects no rows and carries the marker on which the
     model's materialization skips its statement (cdc_run_unless_unchanged): a run with
     nothing new plans no parsing.
