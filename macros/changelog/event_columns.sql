@@ -91,8 +91,8 @@
     included) and the contract columns its format computes. Derived here, once for all
     formats:
     - `source_format`: `format_id`, the model's format;
-    - `row_index`: 0 (one event per message), or the CTE's `row_index` with `indexed_rows`
-      (a message that holds several rows, e.g. Canal's `data[]`);
+    - `row_index`: 0 (one event per message), or the CTE's `row_index` for a format whose
+      registry entry has `indexed_rows` (a message that holds several rows: Canal's `data[]`);
     - `event_id`: from `message_id` and `row_index`;
     - `event_class`: `event_class_raw` (the class the format gives the event), or `invalid`
       when the event has a `quarantine_reason`;
@@ -104,9 +104,9 @@
     - `change_id`, `row_key_kind` and the configured `column_types` (select_event_columns);
     - null for each column named in `absent`, what the format's messages never carry.
 #}
-{% macro staged_event_columns(relation_alias, format_id, absent=[], indexed_rows=false) %}
+{% macro staged_event_columns(relation_alias, format_id, absent=[]) %}
     {%- set r = relation_alias ~ '.' %}
-    {%- set row_index = r ~ 'row_index' if indexed_rows else '0' %}
+    {%- set row_index = r ~ 'row_index' if cdc_format(format_id).get('indexed_rows') else '0' %}
     {%- set derived = {
         'source_format': cdc_sql_string(format_id),
         'row_index': row_index,

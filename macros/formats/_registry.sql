@@ -3,6 +3,9 @@
     Adding a format = one macro file in macros/formats/, one staging model folder, and one
     entry here (docs/adding-a-format.md). An unknown id is a compile error, never a guess.
 #}
+{#- Keys: staging_model, landing_table, payload, description; update_pairs_model for a format
+    whose updates may arrive as two events; indexed_rows for a format whose message may hold
+    several events, numbered by row_index (staged_event_columns, int_stream_batches). -#}
 {% macro cdc_format_registry() %}
     {{ return({
         'dataworks': {
@@ -21,6 +24,7 @@
             'staging_model': 'stg_canal__events',
             'landing_table': 'raw_canal',
             'payload': 'json',
+            'indexed_rows': true,
             'description': 'Canal FlatMessage JSON as written by DTS (and by Canal itself)',
         },
         'shareplex': {

@@ -13,6 +13,12 @@
 -- carried over as they are (a batch read again, after a killed run or from a raw table
 -- without commit marks, replaces its row).
 {%- set window = read_window() %}
+{%- set indexed_formats = [] %}
+{%- for format_id, format in cdc_format_registry().items() if format.get('indexed_rows') %}
+    {%- do indexed_formats.append(cdc_sql_string(format_id)) %}
+{%- endfor %}
+{#- a message of a format whose messages hold several events: its events are grouped by message #}
+{%- set is_grouped = 'source_format in (' ~ (indexed_formats | join(', ') if indexed_formats else 'null') ~ ')' %}
 with rekeyed as (
     select rekeyed_changes.event_id
     from {{ ref('int_rekeyed_changes') }} as rekeyed_changes
@@ -30,41 +36,60 @@ events as (
     where {{ landed_since_mark('staged', window) }}
 ),
 
--- One row per message (its events are staged together): what it holds, and its outcome,
--- exclusive (the accounting equation): row changes if any of its events is a row change or
--- update half (bad rows of the same message are in quarantine too), else quarantined if any
--- event is invalid, else control only. The events are grouped once, by message; the batches
--- are summed from these rows, and take their latest change from batch_positions.
-messages as (
+-- Each message's outcome, exclusive (the accounting equation): row changes if any of its
+-- events is a row change or update half (bad rows of the same message are in quarantine
+-- too), else quarantined if any event is invalid, else control only.
+-- Grouped by message only where a message holds several events (formats whose registry
+-- entry has `indexed_rows`, e.g. Canal's data[]). Every other message is its one event
+-- (staged_event_columns: row_index 0, so one event id per message), and its events are
+-- grouped by batch at once: partial aggregation leaves a few rows per batch to shuffle,
+-- not one per message (a message-wide shuffle took most of this model's time). Each row
+-- says how many messages it stands for and of which outcome, so the batches sum them.
+message_groups as (
     select
         source_format,
         stream_name,
         landed_at,
+        -- messages: one for a grouped message, else one per event
+        case when {{ is_grouped }} then 1 else count(*) end as messages_landed,
         count_if(event_class in ('change', 'update_half')) as row_events,
         count_if(event_class in ('schema_change', 'truncate', 'transaction', 'heartbeat')) as control_events,
         count_if(event_class = 'invalid') as quarantined_events,
-        -- Kafka tombstones (null value after a Debezium delete): skipped, but counted.
         count_if(event_class = 'heartbeat' and operation = 'tombstone') as tombstones_skipped,
+        case
+            when {{ is_grouped }} then cast(count_if(event_class in ('change', 'update_half')) > 0 as int)
+            else count_if(event_class in ('change', 'update_half'))
+        end as messages_with_row_changes,
+        case
+            when {{ is_grouped }}
+                then cast(
+                    count_if(event_class in ('change', 'update_half')) = 0 and count_if(event_class = 'invalid') = 0
+                    as int
+                )
+            else count_if(not coalesce(event_class in ('change', 'update_half', 'invalid'), false))
+        end as control_messages,
+        case
+            when {{ is_grouped }}
+                then cast(
+                    count_if(event_class in ('change', 'update_half')) = 0 and count_if(event_class = 'invalid') > 0
+                    as int
+                )
+            else count_if(event_class = 'invalid')
+        end as quarantined_messages,
         max(case when event_class = 'heartbeat' then committed_at end) as last_heartbeat_at,
         max(case when event_class in ('change', 'update_half') then committed_at end) as last_change_committed_at,
         max(case when event_class in ('change', 'update_half') then captured_at end) as last_change_captured_at,
-        max(case when event_class in ('change', 'update_half') then landed_at end) as last_change_landed_at
+        max(case when event_class in ('change', 'update_half') then landed_at end) as last_change_landed_at,
+        -- the latest change: max_by skips the rows whose sort key is null (no change)
+        max_by(source_position, case when event_class in ('change', 'update_half') then sort_key end)
+            as last_source_position,
+        max(case when event_class in ('change', 'update_half') then sort_key end) as last_change_sort_key
     from events
-    group by source_format, stream_name, landed_at, message_id
-),
-
--- The latest change of each batch, straight from its events: a max over text (sort_key) is
--- a sort aggregate in Spark, cheap over a few batch groups, dear over a million messages.
-batch_positions as (
-    select
+    group by
         source_format,
         stream_name,
         landed_at,
-        max_by(source_position, sort_key) as last_source_position,
-        max(sort_key) as last_change_sort_key
-    from events
-    where event_class in ('change', 'update_half')
-    group by source_format, stream_name, landed_at
+        case when {{ is_grouped }} then message_id end
 ),
 
 batch_counts as (
@@ -72,47 +97,44 @@ batch_counts as (
         source_format,
         stream_name,
         landed_at,
-        count(*) as messages_landed,
+        sum(messages_landed) as messages_landed,
         sum(row_events) as row_events,
         sum(control_events) as control_events,
         sum(quarantined_events) as quarantined_events,
         sum(tombstones_skipped) as tombstones_skipped,
-        count_if(row_events > 0) as messages_with_row_changes,
-        count_if(row_events = 0 and quarantined_events = 0) as control_messages,
-        count_if(row_events = 0 and quarantined_events > 0) as quarantined_messages,
+        sum(messages_with_row_changes) as messages_with_row_changes,
+        sum(control_messages) as control_messages,
+        sum(quarantined_messages) as quarantined_messages,
         max(last_heartbeat_at) as last_heartbeat_at,
         max(last_change_committed_at) as last_change_committed_at,
         max(last_change_captured_at) as last_change_captured_at,
-        max(last_change_landed_at) as last_change_landed_at
-    from messages
+        max(last_change_landed_at) as last_change_landed_at,
+        max_by(last_source_position, last_change_sort_key) as last_source_position,
+        max(last_change_sort_key) as last_change_sort_key
+    from message_groups
     group by source_format, stream_name, landed_at
 ),
 
 new_batches as (
     select
-        batch_counts.stream_name,
-        batch_counts.landed_at,
-        batch_counts.messages_landed,
-        batch_counts.row_events,
-        batch_counts.control_events,
-        batch_counts.quarantined_events,
-        batch_counts.tombstones_skipped,
-        batch_counts.messages_with_row_changes,
-        batch_counts.control_messages,
-        batch_counts.quarantined_messages,
-        batch_counts.last_heartbeat_at,
-        batch_counts.last_change_committed_at,
-        batch_counts.last_change_captured_at,
-        batch_counts.last_change_landed_at,
-        batch_positions.last_source_position,
-        batch_positions.last_change_sort_key,
-        batch_counts.source_format
+        stream_name,
+        landed_at,
+        messages_landed,
+        row_events,
+        control_events,
+        quarantined_events,
+        tombstones_skipped,
+        messages_with_row_changes,
+        control_messages,
+        quarantined_messages,
+        last_heartbeat_at,
+        last_change_committed_at,
+        last_change_captured_at,
+        last_change_landed_at,
+        last_source_position,
+        last_change_sort_key,
+        source_format
     from batch_counts
-    left join batch_positions
-        on
-            batch_counts.source_format <=> batch_positions.source_format
-            and batch_counts.stream_name <=> batch_positions.stream_name
-            and batch_counts.landed_at <=> batch_positions.landed_at
 )
 
 select * from new_batches

@@ -1,6 +1,7 @@
 """The dbt unit tests pass: the state logic and the halves held unpaired
-(models/marts/_marts__unit_tests.yml), the pairing of update halves and the keying of
-changes by their table's previously seen key (models/intermediate/_intermediate__unit_tests.yml), the
+(models/marts/_marts__unit_tests.yml), the pairing of update halves, the keying of
+changes by their table's previously seen key and the per-batch counts of int_stream_batches
+(models/intermediate/_intermediate__unit_tests.yml), the
 parsing of Canal, DataWorks, SharePlex, DataHub Tuple, Debezium, Datastream and DTS Avro
 (models/staging/<format>/_<format>__unit_tests.yml; DTS Avro's records are decoded by the
 real Python UDF), and the pure macros: sort keys, epoch times, row keys, Canal's binary values
@@ -31,6 +32,7 @@ UNIT_TESTS = {
     "stg_dts_avro_events_decodes_records_classifies_and_keys",
     "int_update_halves_paired_pairs_halves_once_and_holds_a_lone_half",
     "int_rekeyed_changes_keys_missing_key_changes_by_the_key_their_table_was_last_seen_with",
+    "int_stream_batches_counts_messages_by_outcome_grouping_only_multi_event_messages",
     "current_state_orders_by_sort_key_applies_deletes_partials_and_truncates",
     "row_history_versions_in_sort_key_order_ended_by_the_next_or_a_truncate",
     "unpaired_update_halves_lists_the_halves_whose_partner_has_not_landed",

@@ -185,7 +185,5 @@ contract_rows as (
 )
 
 select
-    {{ staged_event_columns(
-        'contract_rows', 'canal', absent=['source_schema', 'pairing_key', 'ddl_meta'], indexed_rows=true
-    ) }}
+    {{ staged_event_columns('contract_rows', 'canal', absent=['source_schema', 'pairing_key', 'ddl_meta']) }}
 from contract_rows
