@@ -8,8 +8,14 @@
 
     `deduplicate=false` is for a CTE that holds one row per key by construction: it skips the
     ranking window, a shuffle and sort of every row (`row_rank` is then 1).
+
+    `held_within` = {'relation': R, 'columns': [...]} looks the held keys up among the model's
+    rows whose `columns` match a row of R (small and distinct, broadcast) instead of among
+    those matching the new keys: for a costly `new_rows` that any held copy of its keys shares
+    those columns with. Spark does not reuse a CTE: the lookup of the new keys computed
+    `new_rows` a second time.
 #}
-{% macro new_rows_only(new_rows, key_column, order_by, deduplicate=true) -%}
+{% macro new_rows_only(new_rows, key_column, order_by, deduplicate=true, held_within=none) -%}
     select deduplicated.*
     from (
         select
@@ -23,10 +29,20 @@
     ) as deduplicated
     {%- if is_incremental() %}
     left anti join (
+        {%- if held_within is not none %}
+        select /*+ broadcast(held_within) */ existing.{{ key_column }}
+        from {{ this }} as existing
+        inner join {{ held_within.relation }} as held_within
+            on
+            {%- for column in held_within.columns %}
+                {{ "and " if not loop.first }}existing.{{ column }} = held_within.{{ column }}
+            {%- endfor %}
+        {%- else %}
         select /*+ broadcast(incoming) */ existing.{{ key_column }}
         from {{ this }} as existing
         left semi join (select distinct {{ key_column }} from {{ new_rows }}) as incoming
             on existing.{{ key_column }} = incoming.{{ key_column }}
+        {%- endif %}
     ) as already_held
         on deduplicated.{{ key_column }} = already_held.{{ key_column }}
     {%- endif %}

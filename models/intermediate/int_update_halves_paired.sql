@@ -150,9 +150,13 @@ updates as (
 ),
 
 -- One row per pair_id already: each group above has one row, and its winning after half
--- belongs to that group only. So only the pairs an earlier run emitted are left out.
+-- belongs to that group only. So only the pairs an earlier run emitted are left out. Such a
+-- pair belongs to a touched group: the held pairs are looked up there (an incremental run),
+-- not by computing `updates` a second time for its ids (bench/results/2026-12-05-held-pairs/).
 new_updates as (
-    {{ new_rows_only('updates', 'pair_id', 'landed_at', deduplicate=false) }}
+    {{ new_rows_only('updates', 'pair_id', 'landed_at', deduplicate=false,
+                     held_within={'relation': 'touched_groups',
+                                  'columns': ['source_format', 'table_id', 'pairing_key']}) }}
 )
 
 select

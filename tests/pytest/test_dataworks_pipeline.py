@@ -41,8 +41,11 @@ def seed_history(make_pipeline):
         "seed000_update_after", "seed001_update_after", "seed000_delete", "seed001_delete", "seed001_heartbeat",
     ]])
     pipeline.build()
-    # a redelivered insert (at-least-once) must neither duplicate nor resurrect the row
-    pipeline.land("dataworks", [fixture_message("dataworks/seed000_insert.json")])
+    # a redelivered insert (at-least-once) must neither duplicate nor resurrect the row, and a
+    # redelivered after half must not emit its (already emitted) update pair again
+    pipeline.land("dataworks", [fixture_message(f"dataworks/{name}.json") for name in [
+        "seed000_insert", "seed000_update_after",
+    ]])
     pipeline.build()
     return pipeline, after_first
 
@@ -131,6 +134,14 @@ def test_redelivered_insert_is_kept_once(seed_history):
     assert counts == {"n": 6, "d": 6}
 
 
+def test_redelivered_half_leaves_its_pair_emitted_once(seed_history):
+    """The third batch's copy of seed 000's after half regroups its pairing group; the pair the
+    second build emitted is held already, so no second pair row."""
+    pipeline, _ = seed_history
+    pairs = pipeline.sql("select pairing_key, count(*) as n from {s}_staging.int_update_halves_paired group by pairing_key")
+    assert sorted(r["n"] for r in pairs) == [1, 1]
+
+
 def test_ddl_lands_in_schema_changes_with_decoded_ddl_meta(seed_history):
     pipeline, _ = seed_history
     rows = pipeline.sql("select * from {s}.schema_changes")
@@ -147,7 +158,7 @@ def test_heartbeats_feed_stream_progress(seed_history):
     progress = pipeline.sql("select * from {s}.stream_progress")
     assert len(progress) == 1
     assert str(progress[0]["last_heartbeat_at"]) == "2021-05-08 07:07:39"
-    assert progress[0]["messages_landed"] == 12
+    assert progress[0]["messages_landed"] == 13
 
 
 def test_quiet_stream_with_heartbeats_is_alive(make_pipeline):
