@@ -37,17 +37,17 @@ struct<
 
 
 {#
-    `read_method` prefix -> source system (docs/formats/datastream.md; `postgres-cdc-wal` but
-    `postgresql-backfill`, `sqlserver-cdc` and `sqlserver-backfill`).
+    `read_method` prefix -> source system: the seed cdc_source_systems, rows `datastream`, read
+    when the model compiles ({lower-cased prefix: system}; docs/formats/datastream.md).
 #}
 {% macro datastream__source_systems() %}
-    {{ return({
-        'mysql': 'mysql',
-        'oracle': 'oracle',
-        'postgres': 'postgresql',
-        'postgresql': 'postgresql',
-        'sqlserver': 'sqlserver',
-    }) }}
+    {%- set systems = {} -%}
+    {%- if execute -%}
+        {%- for row in cdc_seed_file_rows('cdc_source_systems') if row.source_format == 'datastream' -%}
+            {%- do systems.update({row.vendor_name | lower: row.source_system}) -%}
+        {%- endfor -%}
+    {%- endif -%}
+    {{ return(systems) }}
 {% endmacro %}
 
 

@@ -29,6 +29,7 @@ UNIT_TESTS = {
     "stg_datahub_tuple_events_image_flags_decide_the_halves",
     "stg_debezium_events_keys_from_the_record_key_envelopes_and_tombstones",
     "stg_datastream_events_change_types_backfill_and_keys",
+    "stg_datastream_events_source_system_from_read_method_prefix",
     "stg_dts_avro_events_decodes_records_classifies_and_keys",
     "int_update_halves_paired_pairs_halves_once_and_holds_a_lone_half",
     "int_rekeyed_changes_keys_missing_key_changes_by_the_key_their_table_was_last_seen_with",

@@ -71,6 +71,8 @@ def test_a_plain_run_loads_every_seed_exactly(project):
         assert sorted(tuple(row[column] for column in columns) for row in loaded) == csv_rows(
             project.project_dir / "seeds" / f"{seed}.csv"
         ), seed
+    # a seed only a disabled format reads is not loaded (cdc_source_systems: Datastream's)
+    assert project.sql("show tables in {s}_seeds like 'cdc_source_systems'") == []
     # quotes survive as data (the legacy_layout meaning holds some)
     meaning = project.sql("select meaning from {s}_seeds.cdc_quarantine_reasons where reason_code = 'legacy_layout'")
     assert "var('cdc_canal_legacy_layout')" in meaning[0]["meaning"]

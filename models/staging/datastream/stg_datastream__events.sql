@@ -5,9 +5,11 @@
 -- Flow, one CTE per step: parsed -> fields -> identified -> classified
 --    -> shaped -> keyed -> seen_keys -> with_seen_keys -> with_keys -> positioned -> events -> contract_rows
 -- Its operation codes: seeds/cdc_operation_codes.csv (the operation_codes CTE); its Avro
--- column types: seeds/cdc_type_codes.csv (rows `datastream`, written into the SQL as literals
--- when the model compiles); its value conversions: macros/formats/datastream.sql.
+-- column types and source systems: seeds/cdc_type_codes.csv and seeds/cdc_source_systems.csv
+-- (rows `datastream`, written into the SQL as literals when the model compiles); its value
+-- conversions: macros/formats/datastream.sql.
 -- depends_on: {{ ref('cdc_type_codes') }}
+-- depends_on: {{ ref('cdc_source_systems') }}
 {%- set read_plan = staging_read_plan('datastream') %}
 {%- set systems = datastream__source_systems() %}
 {%- set avro_types = datastream__avro_type_map() %}
@@ -66,13 +68,16 @@ fields as (
 identified as (
     select
         fields.*,
-        -- the source: `read_method` prefix, else the position fields the event carries
+        -- the source: `read_method` prefix (seed cdc_source_systems), else the position fields the
+        -- event carries
         coalesce(
-            case lower(split_part(message.read_method, '-', 1))
-                {%- for prefix, system in systems.items() %}
-                    when '{{ prefix }}' then '{{ system }}'
-                {%- endfor %}
-            end,
+            {%- if systems %}
+                case lower(split_part(message.read_method, '-', 1))
+                    {%- for prefix, system in systems.items() %}
+                        when {{ cdc_sql_string(prefix) }} then {{ cdc_sql_string(system) }}
+                    {%- endfor %}
+                end,
+            {%- endif %}
             case
                 when map_contains_key(metadata_values, 'log_position') then 'mysql'
                 when map_contains_key(metadata_values, 'scn') or map_contains_key(metadata_values, 'rs_id')
