@@ -39,6 +39,8 @@ UNIT_TESTS = {
     "unpaired_update_halves_lists_the_halves_whose_partner_has_not_landed",
     "sort_key_number_orders_numbers_as_numbers",
     "epoch_to_timestamp_reads_each_unit",
+    "datastream_timestamp_reads_iso_text_and_epoch_numbers",
+    "debezium_logical_values_become_canonical_text",
     "row_key_from_declared_keys_row_ids_or_the_whole_row",
     "canal_binary_values_become_base64_of_their_bytes",
 }
