@@ -443,24 +443,11 @@
 
 {#
     One row: what current_state or row_history has read through once this run succeeds,
-    overall (`refreshed_through`) and per source format (`refreshed_through_by_format`): a
-    format's read-through mark in the window (its inputs hold everything landed up to it, and
-    the read stops there), and the marks of state_prior_marks (a format this run read nothing
-    of keeps its mark). Only when an enabled format has no read-through mark (inputs built
-    before marks were kept, a unit test) is the `landed_at` of the CTEs named in `inputs`
-    (each with source_format and landed_at) read for it: that read is a second pass over the
-    change log in a full build (about 1 s of 9.5 s for the state model's select on 1M
-    changes, bench/results/2026-12-05-held-pairs/).
+    overall (`refreshed_through`) and per source format (`refreshed_through_by_format`), from
+    the `landed_at` of the CTEs named in `inputs` (each with source_format and landed_at) and
+    the marks of state_prior_marks (a format this run read nothing of keeps its mark).
 #}
 {% macro state_refresh_mark(window, inputs) -%}
-    {%- set read_through = {} -%}
-    {%- for format_id, entry in window.items() if entry.through is not none -%}
-        {%- do read_through.update({format_id: entry.through}) -%}
-    {%- endfor -%}
-    {%- set unmarked = [] -%}
-    {%- for format_id in cdc_enabled_formats() if format_id not in read_through -%}
-        {%- do unmarked.append(format_id) -%}
-    {%- endfor -%}
     select
         max(refresh_marks.refreshed_through) as refreshed_through,
         map_from_entries(array_sort(collect_list(
@@ -471,19 +458,11 @@
             read_inputs.source_format,
             max(read_inputs.landed_at) as refreshed_through
         from (
-            {%- if unmarked %}
             {%- for input in inputs %}
             select
                 {{ input }}.source_format,
                 {{ input }}.landed_at
             from {{ input }}
-            union all
-            {%- endfor %}
-            {%- endif %}
-            {%- for format_id, through in read_through.items() %}
-            select
-                {{ cdc_sql_string(format_id) }} as source_format,
-                {{ through }} as landed_at
             union all
             {%- endfor %}
             select
