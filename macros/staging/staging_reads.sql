@@ -11,7 +11,9 @@
       (its greatest `landed_at`, the mark) is complete: only messages landed strictly after the
       mark. Landing writes a batch in one insert with a `landed_at` greater than any before, and
       every message gives at least one event, exactly one with `row_index` 0, so "complete"
-      is: messages landed at the mark = events at the mark with `row_index` 0;
+      is: messages landed at the mark = events at the mark with `row_index` 0. Usually the
+      mark is still the model's own read-through mark, recorded by the run that staged that
+      batch whole, and one statement (staging_held_batch_is_last) says so without counting;
     - otherwise (a user's own raw table, where `landed_at` may repeat across deliveries, or a
       batch cut short by a killed run): messages landed at or after the mark whose
       `message_id` the model does not hold yet (`new_landed_messages`).
@@ -48,6 +50,10 @@
             is new, no Spark job needed. -#}
         {%- do plan.update({'strict': true, 'nothing_new': true}) -%}
         {%- set new_messages = 0 -%}
+    {%- elif execute and is_incremental() and held is not none and not landing_is_user_table(format_id)
+          and staging_held_batch_is_last(format_id, held, plan) -%}
+        {#- the common case, one statement: the plan and new_messages are set -#}
+        {%- set new_messages = plan.pop('new_messages') -%}
     {%- elif execute and is_incremental() -%}
         {%- set found = run_query(
             "select cast(max(landed_at) as string) as mark from " ~ this
@@ -79,6 +85,32 @@
         {%- do cdc_fit_codegen(format_id, new_messages) -%}
     {%- endif -%}
     {{ return(plan) }}
+{% endmacro %}
+
+
+{#
+    staging_read_plan's common incremental case, in one statement: whether the model's
+    greatest landing time is still `held`, its own read-through mark (normalized text), the
+    landing time through which its last complete run read everything. Then the batch at that
+    mark was staged whole by that run (a run cut short records no mark, and anything it wrote
+    lies after the mark), so no count at the mark is needed: the read is strict and only the
+    messages committed since are counted. The filter on `held` lets Parquet skip the files of
+    every earlier batch. When true, updates `plan` (mark, strict, nothing_new, and
+    new_messages, which the caller pops); when false (no row at or after `held`, or rows after
+    it), `plan` is as it was and the caller asks as before.
+#}
+{% macro staging_held_batch_is_last(format_id, held, plan) %}
+    {%- set mark = "timestamp'" ~ held ~ "'" -%}
+    {%- set row = run_query(
+        "select (select cast(max(landed_at) as string) as mark from " ~ this ~ " where landed_at >= " ~ mark
+        ~ ") as mark, (select count(*) from " ~ landing_relation_name(format_id) ~ " where landed_at > " ~ mark
+        ~ (" and landed_at <= " ~ plan.through if plan.through else "") ~ ") as newer"
+    ).rows[0] -%}
+    {%- if row[0] is none or cdc_normal_timestamp(row[0] | string) != held -%}
+        {{ return(false) }}
+    {%- endif -%}
+    {%- do plan.update({'mark': mark, 'strict': true, 'nothing_new': row[1] == 0, 'new_messages': row[1]}) -%}
+    {{ return(true) }}
 {% endmacro %}
 
 
