@@ -205,8 +205,8 @@
 
 
 {#
-    The staging events of every enabled format whose class is one of `event_classes`, in that
-    format's read window (read_window): one select per staging model, each filtered on
+    The staging events of every enabled format whose class is one of `event_classes` (none:
+    of any class), in that format's read window (read_window): one select per staging model, each filtered on
     literal landing times, so Parquet skips the files of batches already processed and a
     model with nothing new reads next to nothing. With `before_window`, the events earlier
     runs read instead (read_before_window_condition).
@@ -215,7 +215,7 @@
     {%- for format_id in cdc_enabled_formats() %}
     select staged.*
     from {{ relations[format_id] if relations is not none else ref(cdc_format(format_id)['staging_model']) }} as staged
-    where staged.event_class in ({% for c in event_classes %}{{ cdc_sql_string(c) }}{{ ", " if not loop.last }}{% endfor %})
+    where {% if event_classes is none %}true{% else %}staged.event_class in ({% for c in event_classes %}{{ cdc_sql_string(c) }}{{ ", " if not loop.last }}{% endfor %}){% endif %}
         {%- if before_window %}
         and {{ read_before_window_condition('staged.landed_at', window[format_id]) if format_id in window else 'false' }}
         {%- elif format_id in window %}
@@ -658,11 +658,13 @@
 
 
 {#
-    Whether `staged_events_since(event_classes, window)` holds no row, asked with one small
-    query (`limit 1`) when the model runs, before its statement is planned. A model that
-    selects rare events (DDL, invalid messages: most batches carry none) then writes
-    `cdc_nothing_in_window_marker()` into its SQL and skips its statement: only its
-    read-through marks move on. The query reads exactly the rows the statement would read.
+    Whether `staged_events_since(event_classes, window)` holds no row, asked when the model
+    runs, before its statement is planned. A model that selects rare events (DDL, invalid
+    messages: most batches carry none) then writes `cdc_nothing_in_window_marker()` into its
+    SQL and skips its statement: only its read-through marks move on. One query per read
+    window and invocation lists the event classes the window's staged events hold (the
+    models that ask read the same window after the same staging run, and no staging table
+    changes while they run: they all run after every staging model); each asks that list.
     False (no query) at parse time, in `dbt compile` and unit tests, on a full build, and when
     the model is skipped anyway because nothing it reads changed (cdc_inputs_unchanged).
 #}
@@ -681,9 +683,13 @@
         {%- endif -%}
         {%- do relations.update({format_id: cdc_node_relation(node) | string}) -%}
     {%- endfor -%}
-    {%- set found = run_query(
-        'select 1 as found from (' ~ staged_events_since(event_classes, window, relations=relations)
-        ~ ') as window_events limit 1'
-    ) -%}
-    {{ return(found.rows | length == 0) }}
+    {%- set window_events = staged_events_since(none, window, relations=relations) -%}
+    {%- set known = cdc_run_properties() -%}
+    {%- set key = 'cdc.window_event_classes:' ~ local_md5(window_events) -%}
+    {%- if key not in known -%}
+        {%- do known.update({key: run_query(
+            'select distinct window_events.event_class from (' ~ window_events ~ ') as window_events'
+        ).columns[0].values() | list}) -%}
+    {%- endif -%}
+    {{ return(known[key] | select('in', event_classes) | list | length == 0) }}
 {% endmacro %}
