@@ -206,10 +206,10 @@
 
 {#
     The staging events of every enabled format whose class is one of `event_classes` (none:
-    of any class), in that format's read window (read_window): one select per staging model, each filtered on
-    literal landing times, so Parquet skips the files of batches already processed and a
-    model with nothing new reads next to nothing. With `before_window`, the events earlier
-    runs read instead (read_before_window_condition).
+    of any class), in that format's read window (read_window): one select per staging model,
+    each filtered on literal landing times, so Parquet skips the files of batches already
+    processed and a model with nothing new reads next to nothing. With `before_window`, the
+    events earlier runs read instead (read_before_window_condition).
 #}
 {% macro staged_events_since(event_classes, window, before_window=false, relations=none) -%}
     {%- for format_id in cdc_enabled_formats() %}

@@ -69,9 +69,7 @@
                     ~ " where landed_at = " ~ mark ~ ") as landed, "
                     ~ "(select count(*) from " ~ this ~ " where landed_at = " ~ mark
                     ~ " and row_index = 0) as staged, "
-                    ~ "(select count(*) from " ~ landing_relation_name(format_id)
-                    ~ " where landed_at > " ~ mark
-                    ~ (" and landed_at <= " ~ plan.through if plan.through else "") ~ ") as newer"
+                    ~ landed_after_count(format_id, mark, plan) ~ " as newer"
                 ).rows[0] -%}
                 {%- do plan.update({'strict': counts[0] == counts[1]}) -%}
                 {%- do plan.update({'nothing_new': plan.strict and counts[2] == 0}) -%}
@@ -103,8 +101,7 @@
     {%- set mark = "timestamp'" ~ held ~ "'" -%}
     {%- set row = run_query(
         "select (select cast(max(landed_at) as string) as mark from " ~ this ~ " where landed_at >= " ~ mark
-        ~ ") as mark, (select count(*) from " ~ landing_relation_name(format_id) ~ " where landed_at > " ~ mark
-        ~ (" and landed_at <= " ~ plan.through if plan.through else "") ~ ") as newer"
+        ~ ") as mark, " ~ landed_after_count(format_id, mark, plan) ~ " as newer"
     ).rows[0] -%}
     {%- if row[0] is none or cdc_normal_timestamp(row[0] | string) != held -%}
         {{ return(false) }}
@@ -112,6 +109,18 @@
     {%- do plan.update({'mark': mark, 'strict': true, 'nothing_new': row[1] == 0, 'new_messages': row[1]}) -%}
     {{ return(true) }}
 {% endmacro %}
+
+
+{#
+    The read plan's count of the messages committed after `mark` (a SQL timestamp literal): a
+    scalar subquery over the format's landing table, bounded by the plan's committed mark
+    (`through`) when it has one. Both read plan queries ask it (staging_read_plan,
+    staging_held_batch_is_last).
+#}
+{% macro landed_after_count(format_id, mark, plan) -%}
+    {{- "(select count(*) from " ~ landing_relation_name(format_id) ~ " where landed_at > " ~ mark
+        ~ (" and landed_at <= " ~ plan.through if plan.through else "") ~ ")" -}}
+{%- endmacro %}
 
 
 {#
