@@ -513,6 +513,8 @@ def markdown(report: dict) -> str:
             f"- `dbt build` with nothing new: {m['noop_build_median_s']} s {m['noop_build_s']} = {m['noop_build_vs_start']}x the start",
             f"- a new batch landed and built in one process: {m['batch_build_median_s']} s {m['batch_build_s']} = {m['batch_build_vs_start']}x the start",
             f"- warm `cdc-pipeline watch`, batch moved in -> built: {m['watch_batch_median_s']} s {m['watch_batch_s']}",
+            *([f"- the same watch {len(m['watch_steady_s'])} batches later (median of the last three, the JIT's "
+               f"warm-up done): {m['watch_steady_median_s']} s {m['watch_steady_s']}"] if m.get("watch_steady_s") else []),
             f"- load average before/after: {m.get('load_before')} / {m.get('load_after')}",
         ]
     if "udfs" in f:
@@ -544,6 +546,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fresh", action="store_true", help="do not add to an existing results file of the day")
     parser.add_argument("--udf-values", type=int, default=1_000_000)
     parser.add_argument("--small-reps", type=int, default=3, help="runs of each small-batch figure (median)")
+    parser.add_argument("--small-steady", type=int, default=4,
+                        help="watch batches after the timed ones, for its steady state (median of the last three)")
     parser.add_argument("--keep-streams", action="store_true", help="keep generated files (default: delete when done)")
     args = parser.parse_args(argv)
 
@@ -606,7 +610,7 @@ def main(argv: list[str] | None = None) -> int:
 
         print("[bench] small batches (whole processes: bare start, no-op build, 1,000-message batch, watch)", flush=True)
         load_before = load()
-        results["small"] = {**run_small(work, formats, base_vars, reps=args.small_reps), "load_before": load_before, "load_after": load()}
+        results["small"] = {**run_small(work, formats, base_vars, reps=args.small_reps, steady=args.small_steady), "load_before": load_before, "load_after": load()}
         save()
     peers = [f for f in ("canal", "debezium") if "peer" in only or f"peer-{f}" in only]
     if args.peer_size:

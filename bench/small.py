@@ -9,6 +9,9 @@ On a fresh warehouse holding one built batch of mixed messages:
   (``cdc-pipeline watch --max-batches 1`` on the batch's folders).
 * ``watch_batch``: a warm ``cdc-pipeline watch``: from the moment a new BATCH-message batch is
   moved into the watched folders to the end of its build.
+* ``watch_steady``: the same watch, STEADY more batches moved in after those: the JIT keeps
+  compiling for the first few batches (the first a watch builds costs about twice the later
+  ones), so the median of the last three says what a watch that has run a while takes.
 
 Each figure is the median of REPS runs; ratios are taken against the median bare start.
 """
@@ -57,14 +60,14 @@ def read_until(process: subprocess.Popen, text: str, timeout: float = 600) -> st
 
 
 def run_small(work: Path, formats: list[str], dbt_vars: dict, *, batch: int = 1000, reps: int = 3,
-              seed: int = 20261124) -> dict:
+              steady: int = 4, seed: int = 20261124) -> dict:
     import json
 
     root = work / "runs" / "small"
     shutil.rmtree(root, ignore_errors=True)
     stream = root / "stream"
     # batch 0: the history already built; then one batch per timed run (each new data)
-    batches = [batch // len(formats)] * (1 + 2 * reps)
+    batches = [batch // len(formats)] * (1 + 2 * reps + steady)
     for format_id in formats:
         generate_format(format_id, batches, seed, stream, file_lines=0)
     env = dict(os.environ, CDC_LOCAL_DIR=str(root / "local"), CDC_SCHEMA="bench",
@@ -95,7 +98,7 @@ def run_small(work: Path, formats: list[str], dbt_vars: dict, *, batch: int = 10
     try:
         read_until(watcher, "batch 1:")
         latencies = []
-        for i in range(reps):
+        for i in range(reps + steady):
             source = stream / f"batch-{1 + reps + i}"
             started = time.perf_counter()
             for format_id in formats:
@@ -104,12 +107,15 @@ def run_small(work: Path, formats: list[str], dbt_vars: dict, *, batch: int = 10
                     path.rename(target_path)
             read_until(watcher, f"batch {2 + i}:")
             latencies.append(round(time.perf_counter() - started, 2))
-        figures["watch_batch_s"] = latencies
+        figures["watch_batch_s"] = latencies[:reps]
+        figures["watch_steady_s"] = latencies[reps:]
     finally:
         watcher.terminate()
         watcher.wait(timeout=300)
     for name in ("bare_start_s", "noop_build_s", "batch_build_s", "watch_batch_s"):
         figures[name[: -len("_s")] + "_median_s"] = round(statistics.median(figures[name]), 2)
+    if figures["watch_steady_s"]:
+        figures["watch_steady_median_s"] = round(statistics.median(figures["watch_steady_s"][-3:]), 2)
     start = figures["bare_start_median_s"]
     figures["noop_build_vs_start"] = round(figures["noop_build_median_s"] / start, 2)
     figures["batch_build_vs_start"] = round(figures["batch_build_median_s"] / start, 2)
