@@ -8,8 +8,6 @@ and runs it as a select into the noop sink: A as built, B with the bound query f
 bound on the halves and on the prior pairs. Checks first that both give the same re-paired
 updates (the prior pairs left out of neither) and the same final rows.
 """
-import os
-import re
 import statistics
 import sys
 import time
@@ -40,7 +38,6 @@ inner join touched_groups
 no_prior = "(select * from bench_staging.int_update_halves_paired where false) as existing\n"
 
 spark = ab_compiled_sql.session(str(ROOT / "bench/work/runs/main/cdc_local"))
-pid = spark._jvm.java.lang.ProcessHandle.current().pid()
 
 
 def digest(sql: str):
