@@ -59,6 +59,17 @@ def read_until(process: subprocess.Popen, text: str, timeout: float = 600) -> st
     raise SystemExit(f"watch did not print {text!r}:\n{''.join(seen)[-3000:]}")
 
 
+def watch_figures(latencies: list[float], reps: int) -> dict:
+    """The watch's figures from its batches' latencies in order: the first ``reps`` are the
+    target's (``watch_batch_s``, their median), the rest its steady state (``watch_steady_s``,
+    the median of the last three, when there are any)."""
+    figures = {"watch_batch_s": latencies[:reps], "watch_steady_s": latencies[reps:],
+               "watch_batch_median_s": round(statistics.median(latencies[:reps]), 2)}
+    if figures["watch_steady_s"]:
+        figures["watch_steady_median_s"] = round(statistics.median(figures["watch_steady_s"][-3:]), 2)
+    return figures
+
+
 def run_small(work: Path, formats: list[str], dbt_vars: dict, *, batch: int = 1000, reps: int = 3,
               steady: int = 4, seed: int = 20261124) -> dict:
     import json
@@ -107,15 +118,12 @@ def run_small(work: Path, formats: list[str], dbt_vars: dict, *, batch: int = 10
                     path.rename(target_path)
             read_until(watcher, f"batch {2 + i}:")
             latencies.append(round(time.perf_counter() - started, 2))
-        figures["watch_batch_s"] = latencies[:reps]
-        figures["watch_steady_s"] = latencies[reps:]
+        figures.update(watch_figures(latencies, reps))
     finally:
         watcher.terminate()
         watcher.wait(timeout=300)
-    for name in ("bare_start_s", "noop_build_s", "batch_build_s", "watch_batch_s"):
+    for name in ("bare_start_s", "noop_build_s", "batch_build_s"):
         figures[name[: -len("_s")] + "_median_s"] = round(statistics.median(figures[name]), 2)
-    if figures["watch_steady_s"]:
-        figures["watch_steady_median_s"] = round(statistics.median(figures["watch_steady_s"][-3:]), 2)
     start = figures["bare_start_median_s"]
     figures["noop_build_vs_start"] = round(figures["noop_build_median_s"] / start, 2)
     figures["batch_build_vs_start"] = round(figures["batch_build_median_s"] / start, 2)

@@ -1,11 +1,13 @@
 """The benchmark's reading of the Spark floor (bench/run.py): its output line, and the ratio
-of ours to the floor's work (both without their process start) in the peer figures."""
+of ours to the floor's work (both without their process start) in the peer figures; the
+small-batch watch's figures (bench/small.py): the target's batches and its steady state."""
 
 from __future__ import annotations
 
 import pytest
 
-from bench.run import derive, parse_floor_line
+from bench.run import derive, markdown, parse_floor_line
+from bench.small import watch_figures
 
 
 def test_the_floor_line_is_read_into_seconds_and_rows():
@@ -26,3 +28,19 @@ def test_ours_is_divided_by_the_floors_work_without_its_start():
     assert peer["ours_vs_floor"] == pytest.approx(81.6 / 26.6, abs=0.005)
     # a floor that failed or was skipped leaves no ratio
     assert "ours_vs_floor" not in derive({"peer-canal": ours, "floor-canal": {"skipped": "no script"}})["peer-canal"]
+
+
+def test_the_watch_steady_state_is_the_median_of_its_last_three_batches():
+    figures = watch_figures([46.4, 26.1, 24.7, 21.7, 21.5, 22.4, 22.7], reps=3)
+    assert figures["watch_batch_s"] == [46.4, 26.1, 24.7] and figures["watch_batch_median_s"] == 26.1
+    assert figures["watch_steady_s"] == [21.7, 21.5, 22.4, 22.7] and figures["watch_steady_median_s"] == 22.4
+    # no batch after the timed ones: no steady figure
+    assert "watch_steady_median_s" not in watch_figures([43.4], reps=1)
+    small = {"batch_messages": 1000, "formats": ["canal"], "reps": 3, "bare_start_s": [10.0], "bare_start_median_s": 10.0,
+             "noop_build_s": [11.0], "noop_build_median_s": 11.0, "noop_build_vs_start": 1.1,
+             "batch_build_s": [40.0], "batch_build_median_s": 40.0, "batch_build_vs_start": 4.0, **figures}
+    report = {"date": "2026-12-05", "load_start": [], "load_end": [],
+              "machine": {"cpus": 2, "cpu_model": "x", "memory": "1 kB", "java": "17"},
+              "settings": {"spark_cores": "2", "driver_memory": "8g"},
+              "figures": {"small": small, "targets": {}}}
+    assert "4 batches later (median of the last three, the JIT's warm-up done): 22.4 s" in markdown(report)
