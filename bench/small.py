@@ -8,7 +8,9 @@ On a fresh warehouse holding one built batch of mixed messages:
 * ``batch_build``: a new batch of BATCH messages landed and built in one process
   (``cdc-pipeline watch --max-batches 1`` on the batch's folders).
 * ``watch_batch``: a warm ``cdc-pipeline watch``: from the moment a new BATCH-message batch is
-  moved into the watched folders to the end of its build.
+  moved into the watched folders to the end of its build. The batches are moved in once the
+  watch has warmed its session up on the bundled samples (python_udfs/pipeline/warm_up.py),
+  as a watch does while no file is due; ``watch_warm_up_s`` is how long that took.
 * ``watch_steady``: the same watch, STEADY more batches moved in after those: the JIT keeps
   compiling for the first few batches (the first a watch builds costs about twice the later
   ones), so the median of the last three says what a watch that has run a while takes.
@@ -108,6 +110,9 @@ def run_small(work: Path, formats: list[str], dbt_vars: dict, *, batch: int = 10
     )
     try:
         read_until(watcher, "batch 1:")
+        warm_up_started = time.perf_counter()
+        read_until(watcher, "warm-up:")
+        figures["watch_warm_up_s"] = round(time.perf_counter() - warm_up_started, 2)
         latencies = []
         for i in range(reps + steady):
             source = stream / f"batch-{1 + reps + i}"

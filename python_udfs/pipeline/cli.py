@@ -149,6 +149,7 @@ def command_land(project_dir: Path, paths: list[str], format_id: str | None, str
 
 
 def command_watch(project_dir: Path, paths: list[str], format_id: str | None, args) -> int:
+    from .warm_up import warm_up
     from .watch import StopFlag, watch
 
     # the landing schema and formats of the vars dbt runs with (`--dbt-arg=--vars ...` too)
@@ -176,19 +177,29 @@ def command_watch(project_dir: Path, paths: list[str], format_id: str | None, ar
     watched = "; ".join(f"{f}: {', '.join(str(p) for p in ps)}" for f, ps in plan.items())
     print(f"watching {watched} (every {args.interval:g} s; Ctrl-C or SIGTERM stops between batches)", flush=True)
     dbt_args = [args.dbt_command, "--quiet", *(args.dbt_args or [])]
+    scratch_dir = Path(os.environ["CDC_LOCAL_DIR"]) / "tmp"
+
+    def warm_up_session(interrupted) -> str:
+        return warm_up(
+            spark_session(), project_dir, run_dbt, dbt_command=args.dbt_command, dbt_args=args.dbt_args or [],
+            settings=settings, scratch_dir=scratch_dir, interrupted=interrupted,
+            compaction=compaction_settings(settings),
+        )
+
     batches = watch(
         spark_session(),
         plan,
         lambda: run_dbt(project_dir, dbt_args),
         project_dir=project_dir,
         landing_schema=settings.get("cdc_landing_schema", "cdc_landing"),
-        scratch_dir=Path(os.environ["CDC_LOCAL_DIR"]) / "tmp",
+        scratch_dir=scratch_dir,
         compaction=compaction_settings(settings),
         interval=args.interval,
         settle=args.settle,
         max_batches=args.max_batches,
         small_batch=args.small_batch,
         stop=stop,
+        warm_up=warm_up_session if args.warm_up else None,
     )
     print(f"stopped after {batches} batches", flush=True)
     return 0
@@ -422,6 +433,9 @@ def main(argv: list[str] | None = None) -> int:
     watch.add_argument("--small-batch", type=int, default=SMALL_BATCH_MESSAGES,
                        help="build a batch of fewer messages than this without generated code "
                             f"(default {SMALL_BATCH_MESSAGES}; 0: never)")
+    watch.add_argument("--no-warm-up", dest="warm_up", action="store_false",
+                       help="do not warm the session up on the bundled samples while no file is due "
+                            "(scratch schemas <schema>_warm_up*; python_udfs/pipeline/warm_up.py)")
     dbt = commands.add_parser("dbt", help="run a dbt command in this process")
     dbt.add_argument("dbt_args", nargs=argparse.REMAINDER)
     commands.add_parser("summary", help="print change-log and current-state figures")

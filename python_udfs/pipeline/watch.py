@@ -14,6 +14,10 @@ build) finishes first. Killed at any moment instead (``kill -9``), nothing is lo
 landing is one insert, a build that died midway is repaired by the next one, and on restart
 the first cycle lands whatever is not landed yet and builds.
 
+Warm-up: a new watch that finds nothing due after its first cycle builds the bundled samples
+in scratch schemas of its own, so the first real batch does not pay for the JVM's cold start
+(warm_up.py; ``--no-warm-up`` turns it off). Files that arrive stop it at its next step.
+
 Small batches run interpreted: a batch of fewer than ``small_batch`` messages is built with
 Spark's generated code off (whole-stage and expression code generation), a larger one with the
 session's settings (the settings and the default threshold: codegen.py). On a batch of a few
@@ -131,6 +135,7 @@ def watch(
     small_batch: int = SMALL_BATCH_MESSAGES,
     stop: StopFlag | None = None,
     log: Callable[[str], None] = print,
+    warm_up: Callable[[Callable[[], bool]], str] | None = None,
 ) -> int:
     """Land and build until stopped; returns the number of batches processed.
 
@@ -139,12 +144,27 @@ def watch(
     earlier process was killed in); later cycles build only when something landed. A batch of
     fewer than ``small_batch`` new messages builds without generated code (module docstring);
     a first cycle that landed nothing may have any amount left to build, so it keeps the
-    session's settings. ``compaction``: land_files' compaction arguments.
+    session's settings. ``compaction``: land_files' compaction arguments. ``warm_up``: run
+    once, in the first idle cycle after the first (warm_up.py), as a small batch; it is given
+    a function that says whether to stop early (files are due or a stop was requested) and
+    returns a line for the log.
     """
     stop = stop or StopFlag()
     codegen = CodegenBySize(small_batch)
     seen = WatchedFiles()
-    batches, first = 0, True
+    batches, first, warmed = 0, True, warm_up is None
+
+    def files_pending() -> bool:
+        """Whether a watched file is new or changed since landed (settled or not)."""
+        for format_id, paths in plan.items():
+            existing = [p for p in paths if p.exists()]
+            try:
+                if existing and seen.due(message_files(existing, format_id), 0, time.time()):
+                    return True
+            except FileNotFoundError:  # removed while listed: the next scan sees it
+                return True
+        return False
+
     while not stop.requested:
         started = time.perf_counter()
         landed: dict[str, int] = {}
@@ -179,5 +199,10 @@ def watch(
             first = False
             if max_batches is not None and batches >= max_batches:
                 break
+        elif not warmed:
+            # idle after the first cycle: warm the session up until files are due
+            warmed = True
+            codegen.fit(0)
+            log(f"warm-up: {warm_up(lambda: stop.requested or files_pending())}")
         stop.sleep(interval)
     return batches

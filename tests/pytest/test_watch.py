@@ -48,7 +48,7 @@ def wait_for(process: subprocess.Popen, text: str, seen: list[str], timeout: flo
 
 # what a batch line says when dbt reported a failed model or data test
 FAILED = "dbt reported failures"
-WATCH_ARGS = ["watch", "--format", "canal", "--interval", "0.5", "--settle", "0.2",
+WATCH_ARGS = ["watch", "--format", "canal", "--interval", "0.5", "--settle", "0.2", "--no-warm-up",
               "--dbt-arg=--vars", f"--dbt-arg={CANAL_ONLY}"]
 
 
