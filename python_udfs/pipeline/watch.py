@@ -154,26 +154,28 @@ def watch(
     seen = WatchedFiles()
     batches, first, warmed = 0, True, warm_up is None
 
-    def files_pending() -> bool:
-        """Whether a watched file is new or changed since landed (settled or not)."""
+    def due_files(quiet_for: float) -> dict[str, dict[Path, Signature]]:
+        """Per format, the watched files new or changed since landed and unchanged for
+        ``quiet_for`` seconds (WatchedFiles.due)."""
+        due: dict[str, dict[Path, Signature]] = {}
         for format_id, paths in plan.items():
             existing = [p for p in paths if p.exists()]
-            try:
-                if existing and seen.due(message_files(existing, format_id), 0, time.time()):
-                    return True
-            except FileNotFoundError:  # removed while listed: the next scan sees it
-                return True
-        return False
+            files = seen.due(message_files(existing, format_id), quiet_for, time.time()) if existing else {}
+            if files:
+                due[format_id] = files
+        return due
+
+    def files_pending() -> bool:
+        """Whether a watched file is new or changed since landed (settled or not)."""
+        try:
+            return bool(due_files(0))
+        except FileNotFoundError:  # removed while listed: the next scan sees it
+            return True
 
     while not stop.requested:
         started = time.perf_counter()
         landed: dict[str, int] = {}
-        due: dict[str, dict[Path, Signature]] = {}
-        for format_id, paths in plan.items():
-            existing = [p for p in paths if p.exists()]
-            files = seen.due(message_files(existing, format_id), settle, time.time()) if existing else {}
-            if files:
-                due[format_id] = files
+        due = due_files(settle)
         # the formats' files land side by side, each into its own table (land_formats)
         results = land_formats(
             spark, {f: list(files) for f, files in due.items()}, project_dir=project_dir,
