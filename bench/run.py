@@ -517,6 +517,8 @@ def markdown(report: dict) -> str:
             f"- warm `cdc-pipeline watch`, batch moved in -> built: {m['watch_batch_median_s']} s {m['watch_batch_s']}",
             *([f"- the same watch {len(m['watch_steady_s'])} batches later (median of the last three, the JIT's "
                f"warm-up done): {m['watch_steady_median_s']} s {m['watch_steady_s']}"] if m.get("watch_steady_s") else []),
+            *([f"- the watch's data tests of those {m['watch_checks_batches']} batches, run once it was idle "
+               f"(`--checks idle`): {m['watch_checks_s']} s"] if "watch_checks_s" in m else []),
             f"- load average before/after: {m.get('load_before')} / {m.get('load_after')}",
         ]
     if "udfs" in f:

@@ -14,6 +14,9 @@ On a fresh warehouse holding one built batch of mixed messages:
 * ``watch_steady``: the same watch, STEADY more batches moved in after those: the JIT keeps
   compiling for the first few batches (the first a watch builds costs about twice the later
   ones), so the median of the last three says what a watch that has run a while takes.
+* ``watch_checks``: the batches are moved in back to back, so the watch builds each without its
+  data tests (``--checks idle``, python_udfs/pipeline/watch.py) and runs them for all of them
+  once it is idle after the last: how long that took, and for how many batches.
 
 Each figure is the median of REPS runs; ratios are taken against the median bare start.
 """
@@ -21,6 +24,7 @@ Each figure is the median of REPS runs; ratios are taken against the median bare
 from __future__ import annotations
 
 import os
+import re
 import select
 import shutil
 import statistics
@@ -124,6 +128,11 @@ def run_small(work: Path, formats: list[str], dbt_vars: dict, *, batch: int = 10
             read_until(watcher, f"batch {2 + i}:")
             latencies.append(round(time.perf_counter() - started, 2))
         figures.update(watch_figures(latencies, reps))
+        # idle now: the data tests of the batches built without them (watch.py, `--checks idle`)
+        checked = re.search(r"checks \(idle\): the data tests of (\d+) batch(?:es)? (?:passed|failed).* in ([0-9.]+) s",
+                            read_until(watcher, "checks (idle)"))
+        if checked:
+            figures["watch_checks_batches"], figures["watch_checks_s"] = int(checked[1]), float(checked[2])
     finally:
         watcher.terminate()
         watcher.wait(timeout=300)

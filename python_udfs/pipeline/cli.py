@@ -177,6 +177,15 @@ def command_watch(project_dir: Path, paths: list[str], format_id: str | None, ar
     watched = "; ".join(f"{f}: {', '.join(str(p) for p in ps)}" for f, ps in plan.items())
     print(f"watching {watched} (every {args.interval:g} s; Ctrl-C or SIGTERM stops between batches)", flush=True)
     dbt_args = [args.dbt_command, "--quiet", *(args.dbt_args or [])]
+    check = None
+    if args.dbt_command == "build" and args.checks == "idle" and args.max_batches is None:
+        # each batch builds without its data tests; they run when the watch is idle (watch.py)
+        dbt_args = ["build", "--exclude-resource-type", "test", "--quiet", *(args.dbt_args or [])]
+        checks = ["build", "--resource-type", "test", "--quiet", *(args.dbt_args or [])]
+
+        def check() -> bool:
+            return run_dbt(project_dir, checks)
+
     scratch_dir = Path(os.environ["CDC_LOCAL_DIR"]) / "tmp"
 
     def warm_up_session(interrupted) -> str:
@@ -200,6 +209,8 @@ def command_watch(project_dir: Path, paths: list[str], format_id: str | None, ar
         small_batch=args.small_batch,
         stop=stop,
         warm_up=warm_up_session if args.warm_up else None,
+        check=check,
+        check_within=args.checks_within,
     )
     print(f"stopped after {batches} batches", flush=True)
     return 0
@@ -426,7 +437,15 @@ def main(argv: list[str] | None = None) -> int:
     watch.add_argument("--settle", type=float, default=1.0,
                        help="land a file once unchanged for this many seconds (default 1)")
     watch.add_argument("--dbt-command", choices=["build", "run"], default="build",
-                       help="what runs after each batch: build (models and tests, default) or run (models only)")
+                       help="what runs after each batch: build (models, seeds and, per --checks, data tests; default) "
+                            "or run (models only, no data tests)")
+    watch.add_argument("--checks", choices=["idle", "each-batch"], default="idle",
+                       help="with --dbt-command build: run the data tests when no file is due, for "
+                            "every batch built since (idle, default), or in each batch's build "
+                            "(each-batch); a run with --max-batches builds each batch whole")
+    watch.add_argument("--checks-within", type=float, default=300.0,
+                       help="with --checks idle: check after a batch once the oldest unchecked one "
+                            "has waited this many seconds (default 300), for streams that never pause")
     watch.add_argument("--dbt-arg", dest="dbt_args", action="append", default=[],
                        help="extra dbt argument, repeatable (e.g. --dbt-arg=--exclude --dbt-arg=typed)")
     watch.add_argument("--max-batches", type=int, default=None, help="stop after this many batches")
