@@ -363,6 +363,28 @@ def checked_rows_source(pipeline, view: str) -> str:
     return "delta" if "state_layer = 'delta'" in query else "view"
 
 
+# the primary keys of the layer tables, as their combined checks count them
+LAYER_KEYS = ("state_layer, table_id, row_key)", "state_layer, table_id, row_key, change_id, is_deleted)")
+
+
+def layer_checks_source(pipeline) -> list[str]:
+    """What the last combined checks of each layer table (LAYERS) counted: its `delta` layer or
+    the `whole` table."""
+    log = (pipeline.work_dir / "logs" / "dbt.log").read_text(encoding="utf-8", errors="replace")
+    found = []
+    for layers, key in zip(LAYERS, LAYER_KEYS):
+        queries = [line for line in log.splitlines()
+                   if line.startswith("select ") and f"count(distinct struct({key}" in line]
+        assert queries, f"no combined checks query of {layers} in the log"
+        if f"_staging.{layers} where state_layer = 'delta' and table_id is not null) as checked_rows" in queries[-1]:
+            found.append("delta")
+        elif f"_staging.{layers} as checked_rows" in queries[-1]:
+            found.append("whole")
+        else:
+            found.append(queries[-1])
+    return found
+
+
 def test_state_tests_check_the_changed_keys_until_a_compaction(make_pipeline):
     # a base layer of 20 keys, compacted once the delta layer holds more than 20 rows
     pipeline = make_pipeline("checked_keys", {"cdc_formats": ["canal"], "cdc_state_delta_ratio": 1.0})
@@ -381,6 +403,8 @@ def test_state_tests_check_the_changed_keys_until_a_compaction(make_pipeline):
     # rows the view shows as they are
     assert checked_rows_source(pipeline, "current_state") == "delta"
     assert checked_rows_source(pipeline, "row_history") == "delta"
+    # and so did the layer tables' own checks (their primary keys among them)
+    assert layer_checks_source(pipeline) == ["delta", "delta"]
     for view, layers in (("current_state", LAYERS[0]), ("row_history", LAYERS[1])):
         columns = ", ".join(r["col_name"] for r in pipeline.sql(f"describe {{s}}.{view}"))
         assert pipeline.sql(  # (as JSON text: set operations take no map columns)
@@ -421,3 +445,4 @@ def test_state_tests_check_the_changed_keys_until_a_compaction(make_pipeline):
     assert "left semi join checked_keys" not in compiled_test(pipeline, CURRENT)
     assert results(pipeline)[DELETED_BY_CHECK]["failures"] == 1
     assert checked_rows_source(pipeline, "current_state") == "view"
+    assert layer_checks_source(pipeline) == ["whole", "whole"]
