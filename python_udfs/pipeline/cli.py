@@ -211,6 +211,7 @@ def command_watch(project_dir: Path, paths: list[str], format_id: str | None, ar
         warm_up=warm_up_session if args.warm_up else None,
         check=check,
         check_within=args.checks_within,
+        check_idle=args.checks_idle,
     )
     print(f"stopped after {batches} batches", flush=True)
     return 0
@@ -440,12 +441,16 @@ def main(argv: list[str] | None = None) -> int:
                        help="what runs after each batch: build (models, seeds and, per --checks, data tests; default) "
                             "or run (models only, no data tests)")
     watch.add_argument("--checks", choices=["idle", "each-batch"], default="idle",
-                       help="with --dbt-command build: run the data tests when no file is due, for "
+                       help="with --dbt-command build: run the data tests when the watch is idle, for "
                             "every batch built since (idle, default), or in each batch's build "
                             "(each-batch); a run with --max-batches builds each batch whole")
     watch.add_argument("--checks-within", type=float, default=300.0,
                        help="with --checks idle: check after a batch once the oldest unchecked one "
                             "has waited this many seconds (default 300), for streams that never pause")
+    watch.add_argument("--checks-idle", type=float, default=10.0,
+                       help="with --checks idle: run the checks once no file has been due for this "
+                            "many seconds (default 10), so a steady stream's short gaps do not delay "
+                            "its next batch"),
     watch.add_argument("--dbt-arg", dest="dbt_args", action="append", default=[],
                        help="extra dbt argument, repeatable (e.g. --dbt-arg=--exclude --dbt-arg=typed)")
     watch.add_argument("--max-batches", type=int, default=None, help="stop after this many batches")

@@ -15,9 +15,10 @@ landing is one insert, a build that died midway is repaired by the next one, and
 the first cycle lands whatever is not landed yet and builds.
 
 Checks when idle: with ``check`` given (the CLI's default, ``--checks idle``), a batch builds the
-models only and the data tests of the batches built since the last checks run once nothing is
-due, or after a batch once the oldest unchecked batch has waited ``check_within`` seconds (a
-stream that never pauses is still checked). The tests of a `dbt build` check only what landed
+models only and the data tests of the batches built since the last checks run once nothing has
+been due for ``check_idle`` seconds (so the short gaps of a steady stream do not hold its next
+batch behind them), or after a batch once the oldest unchecked batch has waited
+``check_within`` seconds (a stream that never pauses is still checked). The tests of a `dbt build` check only what landed
 after they last passed (checked_since.sql), so one run of the checks covers every batch since,
 as a test run after each batch would; a failed test keeps its marks and checks those rows again
 next time. What this trades: a batch's state is there sooner (about 15 s instead of 25 s for
@@ -148,6 +149,7 @@ def watch(
     warm_up: Callable[[Callable[[], bool]], str] | None = None,
     check: Callable[[], bool] | None = None,
     check_within: float = 300.0,
+    check_idle: float = 10.0,
 ) -> int:
     """Land and build until stopped; returns the number of batches processed.
 
@@ -160,7 +162,8 @@ def watch(
     once, in the first idle cycle after the first (warm_up.py), as a small batch; it is given
     a function that says whether to stop early (files are due or a stop was requested) and
     returns a line for the log. ``check``: runs the data tests of the batches built since it
-    last ran and returns their success; given, it runs when nothing is due after a batch, after
+    last ran and returns their success; given, it runs once nothing has been due for
+    ``check_idle`` seconds after a batch, after
     a batch once the oldest unchecked one was built ``check_within`` seconds ago, and before a
     ``max_batches`` run ends (module docstring). A stop request leaves them to the next run.
     """
@@ -168,8 +171,9 @@ def watch(
     codegen = CodegenBySize(small_batch)
     seen = WatchedFiles()
     batches, first, warmed = 0, True, warm_up is None
-    # the batches built since the checks last ran: how many, their messages, since when
-    unchecked = {"batches": 0, "messages": 0, "since": 0.0}
+    # the batches built since the checks last ran: how many, their messages, when the first
+    # and the last were built
+    unchecked = {"batches": 0, "messages": 0, "since": 0.0, "built": 0.0}
 
     def run_checks(why: str) -> None:
         codegen.fit(unchecked["messages"])
@@ -181,7 +185,7 @@ def watch(
             f"{'passed' if ok else 'failed (dbt reported failures: see its output; the rows they failed on are checked again next time)'}"
             f" in {time.perf_counter() - started:.1f} s"
         )
-        unchecked.update(batches=0, messages=0, since=0.0)
+        unchecked.update(batches=0, messages=0, since=0.0, built=0.0)
 
     def due_files(quiet_for: float) -> dict[str, dict[Path, Signature]]:
         """Per format, the watched files new or changed since landed and unchanged for
@@ -233,12 +237,14 @@ def watch(
                     unchecked["since"] = time.monotonic()
                 unchecked["batches"] += 1
                 unchecked["messages"] += sum(landed.values())
+                unchecked["built"] = time.monotonic()
                 if time.monotonic() - unchecked["since"] >= check_within and not stop.requested:
                     run_checks(f"unchecked for {check_within:g} s")
             if max_batches is not None and batches >= max_batches:
                 break
         elif unchecked["batches"]:
-            run_checks("idle")
+            if time.monotonic() - unchecked["built"] >= check_idle:
+                run_checks("idle")
         elif not warmed:
             # idle after the first cycle: warm the session up until files are due
             warmed = True

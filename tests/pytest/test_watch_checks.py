@@ -1,8 +1,9 @@
 """A watch checks when idle (python_udfs/pipeline/watch.py, `--checks idle`): each batch builds
 the models only, and the data tests of every batch built since the last checks run once nothing
-is due, or once the oldest unchecked batch has waited `check_within` seconds. The loop's order
-is tested without Spark; a real watch in this worker's session shows that one run of the checks
-covers every batch since the last, not only the last one."""
+has been due for `check_idle` seconds, or once the oldest unchecked batch has waited
+`check_within` seconds. The loop's order is tested without Spark; a real watch in this worker's
+session shows that one run of the checks covers every batch since the last, not only the last
+one."""
 
 from __future__ import annotations
 
@@ -75,7 +76,8 @@ def loop(tmp_path, monkeypatch, steps, *, check_ok=True, **options):
 
     script = Script(steps(folder, stop))
     batches = watch(None, {"canal": [folder]}, build, project_dir=PROJECT_DIR, landing_schema="unused",
-                    scratch_dir=tmp_path, settle=0, stop=stop, log=script, check=check, **{"interval": 0, **options})
+                    scratch_dir=tmp_path, settle=0, stop=stop, log=script, check=check,
+                    **{"interval": 0, "check_idle": 0, **options})
     return batches, events, script.lines
 
 
@@ -120,6 +122,21 @@ def test_a_stream_that_never_pauses_is_checked_within_the_bound(tmp_path, monkey
     assert events == ["build", "check", "build", "check", "build"], lines
     assert [line.split(":")[0] for line in lines if line.startswith("checks")] == [
         "checks (unchecked for 0 s)", "checks (unchecked for 0 s)", "checks"]
+
+
+def test_the_short_gaps_of_a_steady_stream_do_not_run_the_checks(tmp_path, monkeypatch):
+    """Files 0.3 s after each batch, the checks waiting for 5 s without a file: none run in
+    between (they would hold the next batch behind them); the bound still applies."""
+    def later(folder, name):
+        return lambda: threading.Timer(0.3, drop, (folder, name, ["{}"])).start()
+
+    def steps(folder, stop):
+        return [("batch 1:", later(folder, "a.jsonl")), ("batch 2:", later(folder, "b.jsonl")),
+                ("batch 3:", stop_now(stop))]
+
+    batches, events, lines = loop(tmp_path, monkeypatch, steps, check_idle=5, interval=0.02)
+    assert batches == 3 and events == ["build"] * 3, lines
+    assert lines[-1] == "checks: 3 unchecked batch(es) left to the next build or watch"
 
 
 def test_a_stop_leaves_the_checks_to_the_next_run_and_max_batches_does_not(tmp_path, monkeypatch):
@@ -173,7 +190,7 @@ def test_one_run_of_the_checks_covers_every_batch_since_the_last(make_pipeline, 
     batches = watch(SparkSession.builder.getOrCreate(), {"canal": [folder]}, batch_only,
                     project_dir=PROJECT_DIR, landing_schema=f"{pipeline.schema}_landing",
                     scratch_dir=tmp_path / "scratch", interval=0, settle=0, stop=stop, log=script,
-                    check=checks)
+                    check=checks, check_idle=0)
     assert batches == 2 and removed and removed[0] >= 2, (batches, removed, script.lines)
     assert "landed 2 messages" in script.lines[0] and "landed 1 messages" in script.lines[1], script.lines
     assert script.lines[2].startswith("checks (idle): the data tests of 2 batches failed"), script.lines
