@@ -18,6 +18,7 @@ from python_udfs.pipeline.watch import StopFlag, watch
 
 from .conftest import PROJECT_DIR
 from .test_checked_since import STAGED, checked_marks, results, rewrite
+from .test_watch import drop
 
 SAMPLE = (PROJECT_DIR / "samples" / "canal" / "store_products.jsonl").read_text(encoding="utf-8").splitlines()
 
@@ -43,12 +44,6 @@ class Script:
         self.lines.append(line)
         if self.steps and line.startswith(self.steps[0][0]):
             self.steps.pop(0)[1]()
-
-
-def drop(folder, name: str, lines: list[str]) -> None:
-    staging = folder.parent / f".{name}.part"
-    staging.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
-    staging.rename(folder / name)
 
 
 def loop(tmp_path, monkeypatch, steps, *, check_ok=True, **options):
