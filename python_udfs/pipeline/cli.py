@@ -450,7 +450,7 @@ def main(argv: list[str] | None = None) -> int:
     watch.add_argument("--checks-idle", type=float, default=10.0,
                        help="with --checks idle: run the checks once no file has been due for this "
                             "many seconds (default 10), so a steady stream's short gaps do not delay "
-                            "its next batch"),
+                            "its next batch")
     watch.add_argument("--dbt-arg", dest="dbt_args", action="append", default=[],
                        help="extra dbt argument, repeatable (e.g. --dbt-arg=--exclude --dbt-arg=typed)")
     watch.add_argument("--max-batches", type=int, default=None, help="stop after this many batches")

@@ -18,10 +18,10 @@ Checks when idle: with ``check`` given (the CLI's default, ``--checks idle``), a
 models only and the data tests of the batches built since the last checks run once nothing has
 been due for ``check_idle`` seconds (so the short gaps of a steady stream do not hold its next
 batch behind them), or after a batch once the oldest unchecked batch has waited
-``check_within`` seconds (a stream that never pauses is still checked). The tests of a `dbt build` check only what landed
-after they last passed (checked_since.sql), so one run of the checks covers every batch since,
-as a test run after each batch would; a failed test keeps its marks and checks those rows again
-next time. What this trades: a batch's state is there sooner (about 15 s instead of 25 s for
+``check_within`` seconds (a stream that never pauses is still checked). The tests of a `dbt
+build` check only what landed after they last passed (checked_since.sql), so one run of the
+checks covers every batch since, as a test run after each batch would; a failed test keeps its
+marks and checks those rows again next time. What this trades: a batch's state is there sooner (about 15 s instead of 25 s for
 1,000 messages, bench/SUMMARY.md), and a failing data test no longer keeps the models
 downstream of it from building that batch: the checks report it a little later instead.
 
@@ -163,9 +163,9 @@ def watch(
     a function that says whether to stop early (files are due or a stop was requested) and
     returns a line for the log. ``check``: runs the data tests of the batches built since it
     last ran and returns their success; given, it runs once nothing has been due for
-    ``check_idle`` seconds after a batch, after
-    a batch once the oldest unchecked one was built ``check_within`` seconds ago, and before a
-    ``max_batches`` run ends (module docstring). A stop request leaves them to the next run.
+    ``check_idle`` seconds after a batch, after a batch once the oldest unchecked one was built
+    ``check_within`` seconds ago, and before a ``max_batches`` run ends (module docstring). A
+    stop request leaves them to the next run.
     """
     stop = stop or StopFlag()
     codegen = CodegenBySize(small_batch)
