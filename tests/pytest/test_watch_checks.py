@@ -7,7 +7,6 @@ one."""
 
 from __future__ import annotations
 
-import json
 import threading
 from collections.abc import Callable
 from types import SimpleNamespace
@@ -17,20 +16,10 @@ import pytest
 from python_udfs.pipeline.watch import StopFlag, watch
 
 from .conftest import PROJECT_DIR
-from .test_checked_since import STAGED, checked_marks, results, rewrite
+from .test_checked_since import STAGED, canal_insert, checked_marks, results, rewrite
 from .test_watch import drop
 
 SAMPLE = (PROJECT_DIR / "samples" / "canal" / "store_products.jsonl").read_text(encoding="utf-8").splitlines()
-
-
-def canal_insert(id_: int) -> str:
-    es = 1_900_000_000_000 + id_
-    return json.dumps({
-        "data": [{"id": str(id_), "name": f"item {id_}"}], "database": "store", "es": es, "id": es,
-        "isDdl": False, "mysqlType": {"id": "int(11)", "name": "varchar(64)"}, "old": None,
-        "pkNames": ["id"], "sql": "", "sqlType": {"id": 4, "name": 12}, "table": "watched",
-        "ts": es, "type": "INSERT",
-    })
 
 
 class Script:
@@ -155,7 +144,7 @@ def test_one_run_of_the_checks_covers_every_batch_since_the_last(make_pipeline, 
 
     folder = tmp_path / "incoming" / "canal"
     folder.mkdir(parents=True)
-    drop(folder, "first.jsonl", [canal_insert(1), canal_insert(2)])
+    drop(folder, "first.jsonl", [canal_insert(1, 1_900_000_000_001), canal_insert(2, 1_900_000_000_002)])
     stop = StopFlag()
     removed: list[int] = []
 
@@ -166,14 +155,14 @@ def test_one_run_of_the_checks_covers_every_batch_since_the_last(make_pipeline, 
         return pipeline.dbt("build", "--resource-type", "test", expect_success=False).success
 
     def second_file() -> None:
-        drop(folder, "second.jsonl", [canal_insert(3)])
+        drop(folder, "second.jsonl", [canal_insert(3, 1_900_000_000_003)])
 
     def fault_in_the_first_batch() -> None:
         # the first batch's events removed from staging by hand once the second is built (a
         # model repairs an incomplete last batch by itself): only the test that every landed
         # message is staged, reading that batch's landings, can tell
         staged = "{s}_staging.stg_canal__events"
-        first = pipeline.sql(f"select cast(min(landed_at) as string) as t from {staged} where table_id = 'store.watched'")[0]["t"]
+        first = pipeline.sql(f"select cast(min(landed_at) as string) as t from {staged} where table_id = 'store.checked'")[0]["t"]
         before = pipeline.sql(f"select count(*) as n from {staged}")[0]["n"]
         rewrite(pipeline, staged, where=f"landed_at <> timestamp'{first}'")
         removed.append(before - pipeline.sql(f"select count(*) as n from {staged}")[0]["n"])
