@@ -200,6 +200,9 @@ class Pipeline:
         self.project_dir = PROJECT_DIR  # the dbt project run (a copy in tests that write models)
         self._landing_vars: str | None = None  # the vars the landing tables were last created with
         self._manifest = None  # (vars, manifest) handed to dbt instead of parsing (parsed_manifest)
+        # dbt writes no JSON artifacts (manifest.json, run_results.json: about 0.2-0.4 s an
+        # invocation) unless a test reads them and sets this
+        self.write_json = False
 
     @property
     def vars(self) -> dict:
@@ -212,6 +215,7 @@ class Pipeline:
         result = dbtRunner(manifest=self.manifest()).invoke(
             [
                 *args,
+                "--write-json" if self.write_json else "--no-write-json",
                 "--project-dir", str(self.project_dir),
                 "--profiles-dir", str(PROJECT_DIR / "profiles"),
                 "--target-path", str(self.work_dir / "target"),

@@ -69,6 +69,7 @@ MACRO_SIGNATURE = re.compile(r"{%-?\s*(?:macro|test)\s+(\w+)\s*\((.*?)\)\s*-?%}"
 def site(make_pipeline):
     """dbt docs generate on an empty build; returns (target dir, manifest, catalog)."""
     pipeline = make_pipeline("docs")
+    pipeline.write_json = True  # the docs site reads target/manifest.json
     pipeline.dbt("run", "--empty")
     pipeline.dbt("docs", "generate")
     target = pipeline.work_dir / "target"

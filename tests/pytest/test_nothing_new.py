@@ -71,6 +71,7 @@ def canal_update(id_: int, price: str, es: int) -> str:
 @pytest.fixture(scope="module")
 def built(make_pipeline):
     pipeline = make_pipeline("nothing_new", {"cdc_formats": ["canal"]})
+    pipeline.write_json = True  # the tests read target/run_results.json
     pipeline.land("canal", SAMPLE)
     first = pipeline.build()
     return pipeline, first

@@ -51,6 +51,7 @@ def test_the_dbt_unit_tests_pass(make_pipeline):
         "cdc_formats": ["canal", "dataworks", "shareplex", "datahub_tuple", "debezium", "datastream", "dts_avro"],
         "cdc_unit_tests": True,
     })
+    pipeline.write_json = True  # the test reads target/run_results.json
     listed = pipeline.dbt("ls", "--resource-type", "unit_test", "--output", "name").result
     assert set(listed) == UNIT_TESTS, listed
     pipeline.dbt("run", "--select", "+current_state", "+row_history")

@@ -137,6 +137,7 @@ def test_one_run_of_the_checks_covers_every_batch_since_the_last(make_pipeline, 
     checks find it (they read every landing after their marks, not only the last batch's), and,
     once it is repaired, pass and move their marks past both batches."""
     pipeline = make_pipeline("watchchecks", {"cdc_formats": ["canal"]})
+    pipeline.write_json = True  # the test reads target/run_results.json
     pipeline.land("canal", SAMPLE)
     pipeline.build()
     marks_before = checked_marks(pipeline, "stg_canal__events", "_staging")
