@@ -148,10 +148,18 @@ def command_land(project_dir: Path, paths: list[str], format_id: str | None, str
     return 0
 
 
+# dbt threads of a watch's builds when CDC_THREADS is not set (command_watch).
+WATCH_THREADS = 2
+
+
 def command_watch(project_dir: Path, paths: list[str], format_id: str | None, args) -> int:
     from .warm_up import warm_up
     from .watch import StopFlag, watch
 
+    # Two dbt threads unless CDC_THREADS says otherwise: a batch's independent models (the
+    # staging models, the two state layers) overlap their small jobs in the one session. A
+    # 1,000-message batch built in 10.6 s against 11.8 s with one (docs/operations.md).
+    os.environ.setdefault("CDC_THREADS", str(WATCH_THREADS))
     # the landing schema and formats of the vars dbt runs with (`--dbt-arg=--vars ...` too)
     settings = settings_with(project_dir, args.dbt_args or [])
     formats = settings.get("cdc_formats", [])
@@ -456,7 +464,8 @@ def main(argv: list[str] | None = None) -> int:
                             "many seconds (default 10), so a steady stream's short gaps do not delay "
                             "its next batch")
     watch.add_argument("--dbt-arg", dest="dbt_args", action="append", default=[],
-                       help="extra dbt argument, repeatable (e.g. --dbt-arg=--exclude --dbt-arg=typed)")
+                       help="extra dbt argument, repeatable (e.g. --dbt-arg=--exclude --dbt-arg=typed); "
+                       f"the builds run {WATCH_THREADS} dbt threads unless CDC_THREADS is set")
     watch.add_argument("--max-batches", type=int, default=None, help="stop after this many batches")
     watch.add_argument("--small-batch", type=int, default=SMALL_BATCH_MESSAGES,
                        help="build a batch of fewer messages than this without generated code "

@@ -85,6 +85,8 @@ def test_watch_lands_builds_stops_and_survives_a_kill(tmp_path: Path):
         watcher.send_signal(signal.SIGTERM)
         assert watcher.wait(timeout=120) == 0
         assert any("stopped after 2 batches" in line for line in [*seen, watcher.stdout.read()])
+        # its builds ran two dbt threads (CDC_THREADS unset: the watch's default)
+        assert "Concurrency: 2 threads" in (tmp_path / "logs" / "dbt.log").read_text(encoding="utf-8")
     finally:
         if watcher.poll() is None:
             os.killpg(watcher.pid, signal.SIGKILL)
