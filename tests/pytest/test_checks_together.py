@@ -1,6 +1,6 @@
-"""Column checks of a model counted in one query (python_udfs/dbt_plugin/include/macros/
-checks_together.sql): a check counted 0 passes from that answer, a check with violations runs
-its own SQL and reports exactly what dbt's test reports, and the var turns it off."""
+"""Column checks of a model or seed counted in one query (python_udfs/dbt_plugin/include/
+macros/checks_together.sql): a check counted 0 passes from that answer, a check with violations
+runs its own SQL and reports exactly what dbt's test reports, and the var turns it off."""
 
 from __future__ import annotations
 
@@ -51,6 +51,23 @@ def test_passing_column_checks_are_answered_by_one_query_per_model(built):
     log = (built.work_dir / "logs" / "dbt.log").read_text(encoding="utf-8")
     combined = re.findall(r"^select count.* as c0, .* from \S+\.change_log as checked_rows$", log, flags=re.MULTILINE)
     assert len(combined) == 1, combined
+
+
+def test_a_new_warehouses_seeds_load_once_and_their_checks_run_together(built):
+    results = json.loads((built.work_dir / "target" / "run_results.json").read_text(encoding="utf-8"))["results"]
+    seeds = {r["unique_id"].split(".")[2]: r for r in results if r["unique_id"].startswith("seed.")}
+    # the on-run-start hook loaded each seed of the new warehouse; its node then finds it
+    # loaded instead of loading the file a second time
+    assert seeds and all(r["message"] == "SKIP seed up to date" for r in seeds.values()), seeds
+    log = (built.work_dir / "logs" / "dbt.log").read_text(encoding="utf-8")
+    for seed in seeds:
+        assert len(re.findall(rf"^create table \S+_seeds\.{seed} \($", log, flags=re.MULTILINE)) == 1, seed
+    # a seed's column checks are counted together too (one query per seed)
+    checks = {name: r for name, r in results_of(built).items()
+              if name.startswith(("not_null_cdc_", "unique_cdc_", "accepted_values_cdc_",
+                                  "unique_combination_of_columns_cdc_"))}
+    assert checks and all(code(r) == "cdc_checked_together" and r["status"] == "pass" for r in checks.values()), (
+        sorted((name, code(r)) for name, r in checks.items()))
 
 
 def test_a_violated_check_runs_its_own_sql_and_fails_with_dbts_count(built):

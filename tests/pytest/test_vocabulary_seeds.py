@@ -112,3 +112,27 @@ def test_a_mapping_added_to_a_csv_takes_effect_and_nothing_new_skips(project):
     assert sorted(tuple(row[c] for c in ("source_format", "vendor_code", "event_class", "operation")) for row in loaded) == (
         csv_rows(project.project_dir / "seeds" / "cdc_operation_codes.csv")
     )
+
+
+def test_a_csv_line_that_breaks_a_seeds_check_fails_it_with_dbts_count(project):
+    path = project.project_dir / "seeds" / "cdc_operation_codes.csv"
+    original = path.read_text(encoding="utf-8")
+    # a second meaning for a code the CSV lists already, and a line without its format
+    path.write_text(original + "canal,INSERT,change,delete\n,PURGE,change,delete\n", encoding="utf-8")
+    try:
+        result = project.dbt("build", "--select", "cdc_operation_codes", expect_success=False)
+    finally:
+        path.write_text(original, encoding="utf-8")
+    assert not result.success
+    outcomes = {r.node.name: r for r in result.result.results}
+    unique = outcomes["unique_combination_of_columns_cdc_operation_codes_source_format__vendor_code"]
+    not_null = outcomes["not_null_cdc_operation_codes_source_format"]
+    # each runs its own SQL after the seed's combined count found violations: dbt's own count
+    for failed in (unique, not_null):
+        assert str(failed.status) == "fail" and failed.failures == 1, failed
+        assert (failed.adapter_response or {}).get("code") != "cdc_checked_together", failed
+    assert str(outcomes["not_null_cdc_operation_codes_vendor_code"].status) == "pass"
+    # the original file loads again on the next run
+    project.dbt("seed")
+    assert project.sql("select count(*) as n from {s}_seeds.cdc_operation_codes where vendor_code = 'PURGE'") == [
+        {"n": 0}]

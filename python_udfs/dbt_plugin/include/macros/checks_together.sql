@@ -1,8 +1,8 @@
 {#-
-    Column checks of one model in one Spark query.
+    Column checks of one model (or seed) in one Spark query.
 
-    Every `not_null`, `unique` and `accepted_values` test of a model (dbt's own generic tests,
-    with their default config, and the project's `unique_combination_of_columns`) is a query
+    Every `not_null`, `unique` and `accepted_values` test of a model or a seed (dbt's own
+    generic tests, with their default config, and the project's `unique_combination_of_columns`) is a query
     of its own, and on a small batch each costs a Spark job (about 0.13 s) for a handful of
     rows: most of a build's test time. So the first of them to run in an invocation counts the
     violations of all the model's selected ones in a single aggregate over the model:
@@ -178,7 +178,7 @@
         {{ return(none) }}
     {%- endif -%}
     {%- set home = graph.nodes.get(node.depends_on.nodes[0]) -%}
-    {%- if home is none or home.resource_type != 'model' -%}
+    {%- if home is none or home.resource_type not in ('model', 'seed') -%}
         {{ return(none) }}
     {%- endif -%}
     {%- set relation = cdc_node_relation(home) -%}

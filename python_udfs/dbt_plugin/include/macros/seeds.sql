@@ -75,6 +75,9 @@
   {%- endif -%}
   {%- do cdc_set_table_properties(relation, {'cdc.version': node.checksum.checksum}) -%}
   {%- do cdc_forget_properties(relation) -%}
+  {#- in dbt's relation cache too: else the seed's own node, later in the same invocation,
+      finds no table and loads the file a second time -#}
+  {%- do adapter.cache_added(relation.incorporate(type='table')) -%}
 {%- endmacro -%}
 
 
