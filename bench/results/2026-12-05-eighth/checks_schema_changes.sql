@@ -1,0 +1,1 @@
+select count_if(clears_table is null) as c0, count_if(operation is null) as c1, count_if(schema_change_id is null) as c2, count(schema_change_id) - count(distinct schema_change_id) as c3 from cdc.schema_changes as checked_rows
