@@ -2,10 +2,11 @@
     Column checks of one model (or seed) in one Spark query.
 
     Every `not_null`, `unique` and `accepted_values` test of a model or a seed (dbt's own
-    generic tests, with their default config, and the project's `unique_combination_of_columns`) is a query
-    of its own, and on a small batch each costs a Spark job (about 0.13 s) for a handful of
-    rows: most of a build's test time. So the first of them to run in an invocation counts the
-    violations of all the model's selected ones in a single aggregate over the model:
+    generic tests, with their default config, and the project's
+    `unique_combination_of_columns`) is a query of its own, and on a small batch each costs a
+    Spark job (about 0.13 s) for a handful of rows: most of a build's test time. So the first
+    of them to run in an invocation counts the violations of all the model's (or seed's)
+    selected ones in a single aggregate over it:
 
         not_null         count_if(col is null)
         accepted_values  count_if(col not in (values))      (nulls pass, as in dbt's test)
