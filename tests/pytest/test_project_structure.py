@@ -3,6 +3,8 @@
 - No mart reads a source: marts build on staging and intermediate models only.
 - Each staging model holds its vendor's flow as CTEs ending in `contract_rows`, not a call to a
   flow macro.
+- Every model has a primary-key test: `unique` and `not_null` on one column, or
+  `unique_combination_of_columns` on the model.
 - The test suite's shared parse (conftest.parsed_manifest) gives a pipeline the nodes dbt's own
   parse gives for its schemas.
 """
@@ -83,6 +85,26 @@ def test_each_staging_model_holds_its_vendors_flow(manifest):
         assert "\ncontract_rows as (" in code, name
         assert re.search(rf"staged_event_columns\(\s*'contract_rows', '{format_id}'", code), name
         assert f"{format_id}__events(" not in code, f"{name} calls a flow macro"
+
+
+def test_every_model_has_a_primary_key_test(manifest):
+    checks: dict[str, set[tuple[str, str]]] = {}
+    for node in manifest.nodes.values():
+        metadata = getattr(node, "test_metadata", None)
+        if node.resource_type != "test" or metadata is None or len(node.depends_on.nodes) != 1:
+            continue
+        key = metadata.kwargs.get("column_name") or ",".join(metadata.kwargs.get("combination_of_columns") or [])
+        checks.setdefault(node.depends_on.nodes[0], set()).add((metadata.name, key))
+    every_model = [node for node in manifest.nodes.values() if node.resource_type == "model"]
+    assert len(every_model) >= 25
+    without = []
+    for node in every_model:
+        tests = checks.get(node.unique_id, set())
+        unique_columns = {column for name, column in tests if name == "unique"}
+        not_null_columns = {column for name, column in tests if name == "not_null"}
+        if not (unique_columns & not_null_columns or any(name == "unique_combination_of_columns" for name, _ in tests)):
+            without.append(node.name)
+    assert not without, f"models without a primary-key test: {sorted(without)}"
 
 
 def test_the_suites_shared_parse_equals_dbts_own_for_a_schema(tmp_path, monkeypatch):

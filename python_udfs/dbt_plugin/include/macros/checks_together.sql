@@ -22,8 +22,8 @@
     A test whose count is 0 passes from that answer (adapter response code
     `cdc_checked_together`, visible in run_results.json). A test with violations runs its own
     SQL, so its failure count and stored failures are exactly dbt's. Tests with a `where`,
-    `limit`, other thresholds or `store_failures`, tests with more than one parent, singular
-    and other generic tests always run their own SQL. `--vars '{cdc_checks_together: false}'`
+    `limit`, other thresholds or `store_failures`, tests with more than one parent, tests of
+    an ephemeral model, singular and other generic tests always run their own SQL. `--vars '{cdc_checks_together: false}'`
     runs each test on its own.
 
     On a model whose rows are only ever appended (config `meta: {cdc_rows_only_appended:
@@ -179,7 +179,9 @@
         {{ return(none) }}
     {%- endif -%}
     {%- set home = graph.nodes.get(node.depends_on.nodes[0]) -%}
-    {%- if home is none or home.resource_type not in ('model', 'seed') -%}
+    {%- if home is none or home.resource_type not in ('model', 'seed')
+          or home.config.materialized == 'ephemeral' -%}
+        {#- (an ephemeral model has no relation to count in: its tests run their own SQL) -#}
         {{ return(none) }}
     {%- endif -%}
     {%- set relation = cdc_node_relation(home) -%}

@@ -378,17 +378,33 @@
     code changes). Outcomes are remembered at the end of each invocation
     (cdc_remember_passed_tests, an on-run-end hook) as table properties `cdc.passed.<test>` of
     the test's first model or seed (a seed's tests then cost nothing until its file changes:
-    its table is reloaded without them). `--vars '{cdc_full_checks: true}'` runs every test
+    its table is reloaded without them; an ephemeral model's tests: cdc_test_home). `--vars '{cdc_full_checks: true}'` runs every test
     regardless; `dbt test` alone, tests reading a source without a committed mark (a user's own
     raw table), failed tests and tests never run always run.
 -#}
 {%- macro cdc_test_home(node) -%}
-    {%- for unique_id in node.depends_on.nodes | sort -%}
-        {%- set parent = graph.nodes.get(unique_id) -%}
+    {#- The first stored parent. A test of an ephemeral model (no table of its own) keeps its
+        memory with the first stored model that model reads, or, when it reads only sources,
+        with the first stored model that reads it (the memory's place, not its inputs). -#}
+    {%- set pending = node.depends_on.nodes | sort -%}
+    {%- set ephemeral = [] -%}
+    {%- for _ in range(1000) if pending -%}
+        {%- set parent = graph.nodes.get(pending.pop(0)) -%}
         {%- if parent is not none and (parent.resource_type == 'seed'
               or (parent.resource_type == 'model'
                   and parent.config.materialized in ('table', 'incremental', 'view'))) -%}
             {{ return(parent) }}
+        {%- elif parent is not none and parent.resource_type == 'model'
+                 and parent.config.materialized == 'ephemeral' -%}
+            {%- do ephemeral.append(parent.unique_id) -%}
+            {%- do pending.extend(parent.depends_on.nodes | sort) -%}
+        {%- endif -%}
+    {%- endfor -%}
+    {%- for unique_id in graph.nodes | sort if ephemeral -%}
+        {%- set reader = graph.nodes[unique_id] -%}
+        {%- if reader.resource_type == 'model' and reader.config.materialized in ('table', 'incremental', 'view')
+              and reader.depends_on.nodes | select('in', ephemeral) | list -%}
+            {{ return(reader) }}
         {%- endif -%}
     {%- endfor -%}
     {{ return(none) }}
