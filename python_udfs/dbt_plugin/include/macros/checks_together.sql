@@ -23,8 +23,8 @@
     `cdc_checked_together`, visible in run_results.json). A test with violations runs its own
     SQL, so its failure count and stored failures are exactly dbt's. Tests with a `where`,
     `limit`, other thresholds or `store_failures`, tests with more than one parent, tests of
-    an ephemeral model, singular and other generic tests always run their own SQL. `--vars '{cdc_checks_together: false}'`
-    runs each test on its own.
+    an ephemeral model, singular and other generic tests always run their own SQL.
+    `--vars '{cdc_checks_together: false}'` runs each test on its own.
 
     On a model whose rows are only ever appended (config `meta: {cdc_rows_only_appended:
     true}`: the staging models, change_log, quarantine, schema_changes), a `dbt build` counts

@@ -378,9 +378,10 @@
     code changes). Outcomes are remembered at the end of each invocation
     (cdc_remember_passed_tests, an on-run-end hook) as table properties `cdc.passed.<test>` of
     the test's first model or seed (a seed's tests then cost nothing until its file changes:
-    its table is reloaded without them; an ephemeral model's tests: cdc_test_home). `--vars '{cdc_full_checks: true}'` runs every test
-    regardless; `dbt test` alone, tests reading a source without a committed mark (a user's own
-    raw table), failed tests and tests never run always run.
+    its table is reloaded without them; an ephemeral model's tests: cdc_test_home).
+    `--vars '{cdc_full_checks: true}'` runs every test regardless; `dbt test` alone, tests
+    reading a source without a committed mark (a user's own raw table), failed tests and tests
+    never run always run.
 -#}
 {%- macro cdc_test_home(node) -%}
     {#- The first stored parent. A test of an ephemeral model (no table of its own) keeps its
