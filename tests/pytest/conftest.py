@@ -137,6 +137,26 @@ def failures(result) -> str:
 # CDC_TEST_PARSE_EVERY_PIPELINE=1 parses for every pipeline, as before.
 TEMPLATE_SCHEMA = "cdc0parse0template"
 _PARSED_TEMPLATES: dict[str, bytes] = {}
+# Vars read only when a node compiles or runs, never while dbt parses: the shared parse leaves
+# them out, so pipelines that differ only in them share one parse (38 parses in a CI run were
+# 15 sets of the other vars). Each with a value other than its default:
+# test_project_structure.py parses with all of them set and compares the nodes.
+COMPILE_TIME_VARS = {
+    "cdc_primary_keys": {"shared.parse": ["id"]},
+    "cdc_key_buckets": 4,
+    "cdc_state_delta_ratio": 0.5,
+    "cdc_compact_min_files": 3,
+    "cdc_compact_file_bytes": 1000,
+    "cdc_full_checks": True,
+    "cdc_checks_together": False,
+    "cdc_scoped_key_checks_min_bytes": 0,
+    "cdc_small_batch_messages": 5,
+    "cdc_column_types": {"shared.parse": {"id": "bigint"}},
+    "cdc_debezium_column_types": {"shared.parse": {"born": "io.debezium.time.Date"}},
+    "cdc_hbase_column_types": {"shared.parse": {"f_age": "long"}},
+    "cdc_debezium_unavailable_value": "__unavailable__",
+    "cdc_canal_legacy_layout": True,
+}
 
 
 def _swap_schema(value, old: str, new: str):
@@ -157,7 +177,8 @@ def parsed_manifest(schema: str, dbt_vars: dict, work_dir: Path) -> bytes:
     from dbt.cli.main import dbtRunner
     from dbt.parser.manifest import extended_mashumaro_encoder, extended_mashumuro_decoder
 
-    template_vars = json.loads(json.dumps(dbt_vars).replace(schema, TEMPLATE_SCHEMA))
+    template_vars = {name: value for name, value in json.loads(json.dumps(dbt_vars).replace(schema, TEMPLATE_SCHEMA)).items()
+                     if name not in COMPILE_TIME_VARS}
     # the vars and the environment the profile and models read at parse time
     key = json.dumps([template_vars, sorted((k, v) for k, v in os.environ.items()
                                             if k.startswith("CDC_") and k != "CDC_SCHEMA")])
@@ -189,10 +210,27 @@ def loaded_manifest(data: bytes):
     return Manifest.from_msgpack(data, decoder=extended_mashumuro_decoder)
 
 
+# When a scenario's data tests run (`Pipeline.checks`):
+# - "at_end" (the default): `build()` builds seeds and models, and the data tests run once,
+#   when the test ends (or before a rebuild replaces the tables), as `cdc-pipeline watch` runs
+#   them once idle. In a `dbt build` they check what landed after they last passed
+#   (macros/common/checked_since.sql), so that one run covers every batch of the scenario; a
+#   failure fails the test. The data tests of builds followed by another build took 758 s of
+#   the last CI run's ~4,300 s of worker time (bench/results/2026-12-06-tenth/).
+# - "each_build": every `build()` runs them, as a user's `dbt build` does. For tests of the
+#   checks themselves, and for the property test, whose random batches are also checked
+#   between builds.
+CHECKS = ("at_end", "each_build")
+_UNCHECKED: list[Pipeline] = []  # pipelines built without their data tests since they last ran
+
+
 class Pipeline:
     """Land messages, run dbt and query results inside one scenario's schemas."""
 
-    def __init__(self, name: str, work_dir: Path, extra_vars: dict | None = None) -> None:
+    def __init__(self, name: str, work_dir: Path, extra_vars: dict | None = None,
+                 checks: str = "at_end") -> None:
+        assert checks in CHECKS, checks
+        self.checks = checks
         self.schema = name
         self.work_dir = work_dir
         self.extra_vars = extra_vars or {}
@@ -266,11 +304,32 @@ class Pipeline:
         return result.messages_landed
 
     def build(self, *args: str):
-        return self.dbt("build", *args)
+        """`dbt build *args`; with checks="at_end", its seeds and models only (the data tests
+        run in `check()`, at the latest when the test ends)."""
+        if self.checks == "each_build":
+            return self.dbt("build", *args)
+        result = self.dbt("build", *args, "--exclude-resource-type", "test")
+        if self not in _UNCHECKED:
+            _UNCHECKED.append(self)
+        return result
+
+    @property
+    def unchecked(self) -> bool:
+        """A build ran without its data tests since they last ran (checks="at_end")."""
+        return self in _UNCHECKED
+
+    def check(self):
+        """The data tests of what the builds since their last pass wrote, as a watch runs them
+        once idle (`dbt build --resource-type test`)."""
+        if self in _UNCHECKED:  # once: a failure is reported by the test that ran it
+            _UNCHECKED.remove(self)
+        return self.dbt("build", "--resource-type", "test")
 
     def rebuild(self):
         """A full rebuild of the same landings, models only: tests compare its tables with the
-        incremental ones (the data tests run on every other build)."""
+        incremental ones (checked first, when their data tests have not run)."""
+        if self.unchecked:
+            self.check()
         return self.dbt("run", "--full-refresh")
 
     def sql(self, query: str) -> list[dict]:
@@ -305,8 +364,17 @@ def spark_home(tmp_path_factory):
 def make_pipeline(spark_home, tmp_path_factory):
     """Factory: a fresh, isolated pipeline (own schemas) per call."""
 
-    def factory(prefix: str, extra_vars: dict | None = None) -> Pipeline:
+    def factory(prefix: str, extra_vars: dict | None = None, checks: str = "at_end") -> Pipeline:
         name = f"{prefix}_{uuid.uuid4().hex[:6]}"
-        return Pipeline(name, tmp_path_factory.mktemp(name), extra_vars)
+        return Pipeline(name, tmp_path_factory.mktemp(name), extra_vars, checks)
 
     return factory
+
+
+@pytest.fixture(autouse=True)
+def deferred_checks():
+    """After each test, the data tests of every pipeline built without them (`CHECKS`): a
+    failing data test fails the test that last built."""
+    yield
+    for pipeline in list(_UNCHECKED):
+        pipeline.check()

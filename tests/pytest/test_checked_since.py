@@ -78,7 +78,8 @@ def results(pipeline) -> dict[str, dict]:
 @pytest.fixture(scope="module")
 def pipeline(make_pipeline):
     # (uniqueness by joining the new keys, which by default only large models use, here too)
-    pipeline = make_pipeline("checked_since", {"cdc_formats": ["canal"], "cdc_scoped_key_checks_min_bytes": 0})
+    pipeline = make_pipeline("checked_since", {"cdc_formats": ["canal"], "cdc_scoped_key_checks_min_bytes": 0},
+                             checks="each_build")
     pipeline.write_json = True  # the tests read target/run_results.json
     pipeline.land("canal", [*SAMPLE, "not json"])  # an invalid message: a quarantine row
     pipeline.build()
@@ -388,7 +389,8 @@ def layer_checks_source(pipeline) -> list[str]:
 
 def test_state_tests_check_the_changed_keys_until_a_compaction(make_pipeline):
     # a base layer of 20 keys, compacted once the delta layer holds more than 20 rows
-    pipeline = make_pipeline("checked_keys", {"cdc_formats": ["canal"], "cdc_state_delta_ratio": 1.0})
+    pipeline = make_pipeline("checked_keys", {"cdc_formats": ["canal"], "cdc_state_delta_ratio": 1.0},
+                             checks="each_build")
     pipeline.write_json = True  # the tests read target/run_results.json
     pipeline.land("canal", [canal_insert(i, 1_800_000_000_000 + i * 1_000) for i in range(1, 21)])
     pipeline.build()

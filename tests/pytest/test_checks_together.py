@@ -28,7 +28,7 @@ def code(result: dict) -> str | None:
 
 @pytest.fixture(scope="module")
 def built(make_pipeline):
-    pipeline = make_pipeline("together", {"cdc_formats": ["canal"]})
+    pipeline = make_pipeline("together", {"cdc_formats": ["canal"]}, checks="each_build")
     pipeline.write_json = True  # the tests read target/run_results.json
     pipeline.land("canal", SAMPLE)
     pipeline.build()

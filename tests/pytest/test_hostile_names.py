@@ -121,7 +121,8 @@ def hostile(spark_home, tmp_path_factory):
     spark = SparkSession.builder.getOrCreate()
     models = write_typed_models(spark, pipeline.schema, pipeline.project_dir / "models" / "typed",
                                 typed_tables(pipeline), spark_validator(spark, pipeline.compile_inline))
-    # the typed models alone, twice: the first build above ran every other model and test
+    # the typed models alone, twice: the first build above ran every other model (the data
+    # tests of all of them run once the first test ends: conftest.py, CHECKS)
     first = pipeline.build("--select", "typed")
     second = pipeline.build("--select", "typed")
     return pipeline, models, first, second

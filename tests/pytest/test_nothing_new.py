@@ -70,7 +70,7 @@ def canal_update(id_: int, price: str, es: int) -> str:
 
 @pytest.fixture(scope="module")
 def built(make_pipeline):
-    pipeline = make_pipeline("nothing_new", {"cdc_formats": ["canal"]})
+    pipeline = make_pipeline("nothing_new", {"cdc_formats": ["canal"]}, checks="each_build")
     pipeline.write_json = True  # the tests read target/run_results.json
     pipeline.land("canal", SAMPLE)
     first = pipeline.build()

@@ -6,7 +6,7 @@
 - Every model has a primary-key test: `unique` and `not_null` on one column, or
   `unique_combination_of_columns` on the model.
 - The test suite's shared parse (conftest.parsed_manifest) gives a pipeline the nodes dbt's own
-  parse gives for its schemas.
+  parse gives for its schemas and vars, the vars it leaves out (COMPILE_TIME_VARS) included.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import re
 
 import pytest
 
-from .conftest import PROJECT_DIR, loaded_manifest, parsed_manifest
+from .conftest import COMPILE_TIME_VARS, PROJECT_DIR, loaded_manifest, parsed_manifest
 
 ALL_FORMATS = [
     "dataworks",
@@ -109,11 +109,12 @@ def test_every_model_has_a_primary_key_test(manifest):
 
 def test_the_suites_shared_parse_equals_dbts_own_for_a_schema(tmp_path, monkeypatch):
     """The manifest a pipeline is handed (parsed once under a placeholder schema, its own schema
-    written in) has every node and source exactly as a parse for that schema has it."""
+    written in, without the vars that matter only when a node compiles) has every node and
+    source exactly as a parse for that schema and every one of those vars has it."""
     from dbt.cli.main import dbtRunner
 
     schema = "structure_parse_check"
-    dbt_vars = {"cdc_landing_schema": f"{schema}_landing", "cdc_formats": ALL_FORMATS}
+    dbt_vars = {"cdc_landing_schema": f"{schema}_landing", "cdc_formats": ALL_FORMATS, **COMPILE_TIME_VARS}
     monkeypatch.setenv("CDC_SCHEMA", schema)
     own = dbtRunner().invoke([
         "parse", "--quiet", "--no-partial-parse",

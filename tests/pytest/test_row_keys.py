@@ -30,7 +30,7 @@ def warned(pipeline) -> list[dict]:
 def test_an_unkeyed_table_is_named_with_the_entry_that_keys_it(make_pipeline, capsys):
     from python_udfs.pipeline.cli import command_summary
 
-    pipeline = make_pipeline("unkeyed", {"cdc_formats": ["canal"]})
+    pipeline = make_pipeline("unkeyed", {"cdc_formats": ["canal"]}, checks="each_build")  # reads the warning
     pipeline.land("canal", [
         canal("orders", [{"order_id": "1", "note": "a"}, {"order_id": "2", "note": None}], "INSERT", 1_700_000_000_000, None),
         canal("orders", [{"order_id": "1", "note": "b"}], "UPDATE", 1_700_000_001_000, None, old=[{"note": "a"}]),

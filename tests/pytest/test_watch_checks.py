@@ -136,7 +136,7 @@ def test_one_run_of_the_checks_covers_every_batch_since_the_last(make_pipeline, 
     """Two batches built without tests, then a fault slipped into the first, then idle: the
     checks find it (they read every landing after their marks, not only the last batch's), and,
     once it is repaired, pass and move their marks past both batches."""
-    pipeline = make_pipeline("watchchecks", {"cdc_formats": ["canal"]})
+    pipeline = make_pipeline("watchchecks", {"cdc_formats": ["canal"]}, checks="each_build")
     pipeline.write_json = True  # the test reads target/run_results.json
     pipeline.land("canal", SAMPLE)
     pipeline.build()
@@ -194,3 +194,26 @@ def test_one_run_of_the_checks_covers_every_batch_since_the_last(make_pipeline, 
     after = checked_marks(pipeline, "stg_canal__events", "_staging")
     assert after.keys() == marks_before.keys()
     assert all(after[key] != marks_before[key] for key in kept)
+
+
+@pytest.mark.dbt
+def test_the_suite_checks_each_scenario_once_at_its_end(make_pipeline):
+    """The test pipelines build as a watch does (tests/pytest/conftest.py, `CHECKS`): with
+    checks="at_end", `build()` runs no data test and the pipeline stays unchecked until
+    `check()` (after the test at the latest), which runs the data tests of every batch built
+    since and fails on a fault in any of them."""
+    pipeline = make_pipeline("atend", {"cdc_formats": ["canal"]})
+    assert pipeline.checks == "at_end"
+    pipeline.land("canal", SAMPLE[:2])
+    pipeline.build()
+    pipeline.land("canal", SAMPLE[2:])
+    result = pipeline.build()
+    assert pipeline.unchecked
+    assert not [r for r in result.result.results if r.node.resource_type == "test"]
+    # a fault in the first batch: one of its staged events twice
+    staged = "{s}_staging.stg_canal__events"
+    first = pipeline.sql(f"select cast(min(landed_at) as string) as t from {staged}")[0]["t"]
+    pipeline.sql(f"insert into {staged} select * from {staged} where landed_at = timestamp'{first}' limit 1")
+    with pytest.raises(AssertionError, match="unique_stg_canal__events_event_id: fail"):
+        pipeline.check()
+    assert not pipeline.unchecked  # reported once, by the test that ran the checks
