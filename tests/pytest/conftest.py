@@ -374,7 +374,12 @@ def make_pipeline(spark_home, tmp_path_factory):
 @pytest.fixture(autouse=True)
 def deferred_checks():
     """After each test, the data tests of every pipeline built without them (`CHECKS`): a
-    failing data test fails the test that last built."""
+    failing data test fails the test that last built (every pipeline is checked first)."""
     yield
+    failed = []
     for pipeline in list(_UNCHECKED):
-        pipeline.check()
+        try:
+            pipeline.check()
+        except AssertionError as error:
+            failed.append(f"{pipeline.schema}: {error}")
+    assert not failed, "\n".join(failed)
