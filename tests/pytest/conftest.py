@@ -216,7 +216,7 @@ def loaded_manifest(data: bytes):
 #   them once idle. In a `dbt build` they check what landed after they last passed
 #   (macros/common/checked_since.sql), so that one run covers every batch of the scenario; a
 #   failure fails the test. The data tests of builds followed by another build took 758 s of
-#   the last CI run's ~4,300 s of worker time (bench/results/2026-12-06-tenth/).
+#   stop 79's CI run's ~4,300 s of worker time (bench/results/2026-12-06-tenth/).
 # - "each_build": every `build()` runs them, as a user's `dbt build` does. For tests of the
 #   checks themselves, and for the property test, whose random batches are also checked
 #   between builds.
