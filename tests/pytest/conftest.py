@@ -218,8 +218,8 @@ def loaded_manifest(data: bytes):
 #   failure fails the test. The data tests of builds followed by another build took 758 s of
 #   stop 79's CI run's ~4,300 s of worker time (bench/results/2026-12-06-tenth/).
 # - "each_build": every `build()` runs them, as a user's `dbt build` does. For tests of the
-#   checks themselves, and for the property test, whose random batches are also checked
-#   between builds.
+#   checks themselves, tests that read a build's test results, and the property test, whose
+#   random batches are also checked between builds.
 CHECKS = ("at_end", "each_build")
 _UNCHECKED: list[Pipeline] = []  # pipelines built without their data tests since they last ran
 
