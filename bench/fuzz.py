@@ -354,7 +354,7 @@ def mutated_lines(format_id: str, count: int, seed: int) -> list[str]:
     return lines
 
 
-def run_dbt(args: list[str], schema: str, format_id: str, work_dir: Path):
+def run_dbt(args: list[str], schema: str, formats: list[str], work_dir: Path):
     from dbt.cli.main import dbtRunner
 
     os.environ["CDC_SCHEMA"] = schema
@@ -364,51 +364,68 @@ def run_dbt(args: list[str], schema: str, format_id: str, work_dir: Path):
         "--profiles-dir", str(PROJECT_DIR / "profiles"),
         "--target-path", str(work_dir / "target"),
         "--log-path", str(work_dir / "logs"),
-        "--vars", json.dumps({"cdc_formats": [format_id], "cdc_landing_schema": f"{schema}_landing"}),
+        "--vars", json.dumps({"cdc_formats": formats, "cdc_landing_schema": f"{schema}_landing"}),
         "--quiet",
     ])
 
 
 def fuzz_format(format_id: str, count: int, seed: int, work_dir: Path, *,
                 extra_lines: list[str] | None = None, schema: str | None = None) -> dict:
-    """Mutate, land and build one format; the figures of the run.
+    """Mutate, land and build one format; the figures of the run (fuzz_formats, one format).
 
     extra_lines: more landing lines (one message each, no line breaks) landed in the same batch
-    from a second file: the test suite adds its hypothesis-generated messages, so that both
-    fuzzers share one build. schema: the pipeline's schema (default ``fuzz_<format>``).
+    from a second file. schema: the pipeline's schema (default ``fuzz_<format>``).
+    """
+    figures = fuzz_formats({format_id: extra_lines or []}, count, seed, work_dir,
+                           schema=schema or f"fuzz_{format_id}")
+    figures["format"] = format_id
+    return figures
+
+
+def fuzz_formats(extra_lines: dict[str, list[str]], count: int, seed: int, work_dir: Path, *,
+                 schema: str) -> dict:
+    """Mutate ``count`` lines of each format named in ``extra_lines``, land them beside that
+    format's extra lines (a second file; the test suite adds its hypothesis-generated messages
+    there) and build every format in one ``dbt build``: one format's odd messages must not stop
+    another's. The figures of the run, totals and ``landed``/``quarantined`` per format
+    (``*_by_format``); crashes, unaccounted messages and failed tests are the build's.
     """
     from pyspark.sql import SparkSession
 
     from python_udfs.pipeline.landing import land_files
 
     started = time.monotonic()
-    extra_lines = list(extra_lines or [])
-    total = count + len(extra_lines)
-    figures = {"format": format_id, "messages": total, "landed": 0, "crashes": 0, "unaccounted": 0,
-               "failed_tests": 0, "quarantined": 0, "errors": []}
-    schema = schema or f"fuzz_{format_id}"
-    suffix = "b64" if format_id == "dts_avro" else "jsonl"
-    files = {f"fuzz-{seed}.{suffix}": mutated_lines(format_id, count, seed)}
-    if extra_lines:
-        files[f"extra.{suffix}"] = extra_lines
-    paths = []
-    for name, lines in files.items():
-        path = work_dir / "landing" / format_id / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
-        paths.append(path)
+    formats = list(extra_lines)
+    figures = {"formats": formats, "messages": 0, "landed": 0, "crashes": 0, "unaccounted": 0,
+               "failed_tests": 0, "quarantined": 0, "errors": [], "landed_by_format": {},
+               "quarantined_by_format": {}}
+    files_by_format = {}
+    for format_id in formats:
+        suffix = "b64" if format_id == "dts_avro" else "jsonl"
+        files = {f"fuzz-{seed}.{suffix}": mutated_lines(format_id, count, seed)}
+        if extra_lines[format_id]:
+            files[f"extra.{suffix}"] = extra_lines[format_id]
+        files_by_format[format_id] = []
+        for name, lines in files.items():
+            path = work_dir / "landing" / format_id / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+            files_by_format[format_id].append(path)
+        figures["messages"] += count + len(extra_lines[format_id])
     figures["generate_seconds"] = round(time.monotonic() - started, 1)
     try:
-        result = run_dbt(["run-operation", "create_landing_tables"], schema, format_id, work_dir)
+        result = run_dbt(["run-operation", "create_landing_tables"], schema, formats, work_dir)
         if not result.success:
             raise RuntimeError(f"create_landing_tables: {result.exception}")
-        landed = land_files(SparkSession.builder.getOrCreate(), format_id, paths, project_dir=PROJECT_DIR,
-                            landing_schema=f"{schema}_landing", scratch_dir=work_dir / "scratch", progress=False)
-        figures["landed"] = landed.messages_landed
-        if landed.messages_landed != total:
-            figures["errors"].append(f"landed {landed.messages_landed} of {total} lines")
-            figures["unaccounted"] += abs(total - landed.messages_landed)
-        result = run_dbt(["build"], schema, format_id, work_dir)
+        for format_id, paths in files_by_format.items():
+            landed = land_files(SparkSession.builder.getOrCreate(), format_id, paths, project_dir=PROJECT_DIR,
+                                landing_schema=f"{schema}_landing", scratch_dir=work_dir / "scratch", progress=False)
+            figures["landed_by_format"][format_id] = landed.messages_landed
+            figures["landed"] += landed.messages_landed
+        if figures["landed"] != figures["messages"]:
+            figures["errors"].append(f"landed {figures['landed']} of {figures['messages']} lines")
+            figures["unaccounted"] += abs(figures["messages"] - figures["landed"])
+        result = run_dbt(["build"], schema, formats, work_dir)
         figures["build_success"] = bool(result.success)
         if result.exception is not None:
             figures["crashes"] += 1
@@ -430,7 +447,11 @@ def fuzz_format(format_id: str, count: int, seed: int, work_dir: Path, *,
             figures["unaccounted"] = max(figures["unaccounted"], figures["landed"])
             figures["errors"].append(f"accounting tests not run: {sorted(set(ACCOUNTING_TESTS) - accounted_runs)}")
         spark = SparkSession.builder.getOrCreate()
-        figures["quarantined"] = spark.sql(f"select count(distinct message_id) as n from {schema}.quarantine").first()["n"]
+        figures["quarantined_by_format"] = {format_id: 0 for format_id in formats} | {
+            row["source_format"]: row["n"] for row in spark.sql(
+                f"select source_format, count(distinct message_id) as n from {schema}.quarantine "
+                "group by source_format").collect()}
+        figures["quarantined"] = sum(figures["quarantined_by_format"].values())
     except Exception as error:  # noqa: BLE001 - every exception is a crash to report
         figures["crashes"] += 1
         figures["errors"].append(f"{type(error).__name__}: {str(error)[:500]}")

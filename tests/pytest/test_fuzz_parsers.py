@@ -1,16 +1,18 @@
 """Fuzzing the format parsers through real dbt builds.
 
-Per format, one batch of two landing files, built once (the two fuzzers share the build):
+Per format, one batch of two landing files (the two fuzzers share the build):
 - a few hundred messages mutated by hypothesis from the format's real messages (truncated,
   wrong types, missing fields, huge values, unicode, deep nesting, wrong Base64, random bytes);
 - the short version of `make fuzz` (bench/fuzz.py, SHORT_MESSAGES lines with a fixed seed:
   retyped, far-future times, hostile names as keys and values, ...).
+Every format's batch lands in one warehouse and is built by one `dbt build` with every format
+enabled (bench/fuzz.py's fuzz_formats): one format's odd messages must not stop another's.
 Properties: the build never fails (no model or test errors or failures, no exception), every
 landed message is staged, every staged event is accounted for (the dbt tests
 assert_every_landed_message_is_staged, assert_every_event_is_accounted_for and
 assert_landed_messages_balance run inside the build), the mutations reach the quarantine, and
 the quarantine holds exactly the messages that are not JSON (or, for DTS Avro, exactly the
-records the decoder rejects). `make fuzz` runs the same mutator with 100,000 messages per
+records the decoder rejects), per format. `make fuzz` runs the same mutator with 100,000 messages per
 format; its figures are in bench/results/fuzz-<date>.md.
 """
 
@@ -22,7 +24,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, seed, settings
 from hypothesis import strategies as st
 
-from bench.fuzz import fuzz_format, one_line, paths, remove, replace
+from bench.fuzz import fuzz_formats, one_line, paths, remove, replace
 
 from .conftest import FIXTURES_DIR, PROJECT_DIR, fixture_message
 
@@ -86,17 +88,52 @@ def mutated_message(draw, format_id):
     return json.dumps(document, ensure_ascii=draw(st.booleans())).replace("\n", " ")
 
 
-def fuzz_build(format_id: str, messages: list[str], work_dir) -> tuple[dict, str]:
-    """Land the hypothesis messages beside bench/fuzz.py's mutated lines and build once: the
-    figures (asserted here) and the pipeline's schema."""
-    schema = f"fuzz_{format_id}_{work_dir.name.replace('-', '_')}"
-    figures = fuzz_format(format_id, SHORT_MESSAGES, SHORT_SEED, work_dir, extra_lines=messages, schema=schema)
-    assert figures["landed"] == SHORT_MESSAGES + len(messages), figures["errors"]
+def drawn(strategy, varied) -> list[str]:
+    """One example of ``strategy`` (a list of messages), drawn with the suite's fixed seed: the
+    first that ``varied`` accepts (Hypothesis starts from its simplest input, all empty lines)."""
+    examples = []
+
+    @seed(20261122)
+    @settings(max_examples=1, deadline=None, database=None,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example, HealthCheck.filter_too_much])
+    @given(strategy)
+    def draw(messages):
+        assume(varied(messages))
+        examples.append(messages)
+
+    draw()
+    return [one_line(m) for m in examples[-1] if m.strip()]
+
+
+@pytest.fixture(scope="module")
+def fuzzed(spark_home, tmp_path_factory):
+    """Every format's mutated batch landed and built once: (figures, schema, work dir)."""
+    extra_lines = {
+        format_id: drawn(st.lists(mutated_message(format_id), min_size=MESSAGES_PER_EXAMPLE, max_size=MESSAGES_PER_EXAMPLE),
+                         lambda messages: len({m for m in messages if m.strip()}) >= MESSAGES_PER_EXAMPLE // 4)
+        for format_id in sorted(SEEDS)
+    }
+    extra_lines["dts_avro"] = drawn(
+        st.lists(mutated_dts_record(), min_size=MESSAGES_PER_EXAMPLE, max_size=MESSAGES_PER_EXAMPLE),
+        lambda messages: len(set(messages)) >= MESSAGES_PER_EXAMPLE // 4)
+    work_dir = tmp_path_factory.mktemp("fuzz")
+    schema = f"fuzz_{work_dir.name.replace('-', '_')}"
+    figures = fuzz_formats(extra_lines, SHORT_MESSAGES, SHORT_SEED, work_dir, schema=schema)
+    print(f"fuzz: {figures['landed']} mutated messages of {len(extra_lines)} formats in one build, "
+          f"{figures['seconds']} s")
+    return figures, schema, work_dir
+
+
+def test_the_build_of_every_format_never_crashes_and_accounts_for_every_message(fuzzed):
+    figures, _, _ = fuzzed
+    assert figures["landed"] == figures["messages"], figures["errors"]
     assert figures["crashes"] == 0, figures["errors"]
     assert figures["unaccounted"] == 0, figures["errors"]
     assert figures.get("build_success"), figures["errors"]
-    assert figures["quarantined"] > 0  # the mutations do reach the quarantine
-    return figures, schema
+
+
+def staged_messages(spark, schema: str, format_id: str) -> int:
+    return spark.sql(f"select count(distinct message_id) as n from {schema}_staging.stg_{format_id}__events").first()["n"]
 
 
 def assert_row_key_kind_follows_row_key(spark, schema: str, format_id: str) -> None:
@@ -108,43 +145,34 @@ def assert_row_key_kind_follows_row_key(spark, schema: str, format_id: str) -> N
     assert kinds == {(True, True), (False, False)}, kinds
 
 
-def landed_lines(work_dir) -> list[str]:
-    """Every line the batch landed (both files), as landed."""
-    return [line for path in sorted((work_dir / "landing").rglob("*.*")) if path.is_file()
+def landed_lines(work_dir, format_id: str) -> list[str]:
+    """Every line the format's batch landed (both files), as landed."""
+    return [line for path in sorted((work_dir / "landing" / format_id).rglob("*.*")) if path.is_file()
             for line in path.read_text(encoding="utf-8").split("\n") if line.strip()]
 
 
+def quarantined_raw_values(spark, schema: str, format_id: str, reason_code: str) -> list[str]:
+    return [r["raw_value"] for r in spark.sql(
+        f"select raw_value from {schema}.quarantine "
+        f"where source_format = '{format_id}' and reason_code = '{reason_code}'").collect()]
+
+
 @pytest.mark.parametrize("format_id", sorted(SEEDS))
-def test_mutated_messages_never_crash_and_are_all_accounted_for(spark_home, format_id, tmp_path):
+def test_mutated_messages_never_crash_and_are_all_accounted_for(fuzzed, format_id):
     from pyspark.sql import SparkSession
 
-    tried = []
-
-    @seed(20261122)
-    @settings(max_examples=1, deadline=None, database=None,
-              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example, HealthCheck.filter_too_much])
-    @given(st.lists(mutated_message(format_id), min_size=MESSAGES_PER_EXAMPLE, max_size=MESSAGES_PER_EXAMPLE))
-    def run(messages):
-        # Hypothesis starts from its simplest input (all empty lines): ask for a varied batch
-        assume(len({m for m in messages if m.strip()}) >= MESSAGES_PER_EXAMPLE // 4)
-        work_dir = tmp_path / f"example-{len(tried)}"
-        figures, schema = fuzz_build(format_id, [one_line(m) for m in messages if m.strip()], work_dir)
-        spark = SparkSession.builder.getOrCreate()
-        staged = spark.sql(f"select count(distinct message_id) as n from {schema}_staging.stg_{format_id}__events").first()["n"]
-        assert staged == figures["landed"]
-        assert_row_key_kind_follows_row_key(spark, schema, format_id)
-        verdicts = [_is_json_object(m) for m in landed_lines(work_dir)]
-        not_json, undecided = verdicts.count(False), verdicts.count(None)
-        quarantined = [r["raw_value"] for r in spark.sql(
-            f"select raw_value from {schema}.quarantine where reason_code = 'not_json'").collect()]
-        surprising = [m[:200] + " … " + m[-100:] for m in quarantined if _is_json_object(m)]
-        assert not_json <= len(quarantined) <= not_json + undecided, surprising[:3]
-        tried.append(figures["landed"])
-
-    run()
-    print(f"fuzz {format_id}: {sum(tried)} mutated messages in {len(tried)} builds")
-    (tmp_path / "fuzz-report.json").write_text(json.dumps({"format": format_id, "messages": sum(tried), "builds": len(tried)}))
-    assert sum(tried) > 0
+    figures, schema, work_dir = fuzzed
+    spark = SparkSession.builder.getOrCreate()
+    lines = landed_lines(work_dir, format_id)
+    assert figures["landed_by_format"][format_id] == len(lines)
+    assert staged_messages(spark, schema, format_id) == len(lines)
+    assert figures["quarantined_by_format"][format_id] > 0  # the mutations do reach the quarantine
+    assert_row_key_kind_follows_row_key(spark, schema, format_id)
+    verdicts = [_is_json_object(m) for m in lines]
+    not_json, undecided = verdicts.count(False), verdicts.count(None)
+    quarantined = quarantined_raw_values(spark, schema, format_id, "not_json")
+    surprising = [m[:200] + " … " + m[-100:] for m in quarantined if _is_json_object(m)]
+    assert not_json <= len(quarantined) <= not_json + undecided, surprising[:3]
 
 
 def _reject_constant(name: str):
@@ -225,34 +253,18 @@ def mutated_dts_record(draw):
     return base64.b64encode(bytes(data)).decode("ascii") or "=" * 4
 
 
-def test_mutated_dts_avro_records_never_crash_and_are_all_accounted_for(spark_home, tmp_path):
+def test_mutated_dts_avro_records_never_crash_and_are_all_accounted_for(fuzzed):
     from pyspark.sql import SparkSession
 
     from python_udfs.decoders.dts_avro import decode_dts_base64
 
-    tried = []
-
-    @seed(20261122)
-    @settings(max_examples=1, deadline=None, database=None,
-              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example, HealthCheck.filter_too_much])
-    @given(st.lists(mutated_dts_record(), min_size=MESSAGES_PER_EXAMPLE, max_size=MESSAGES_PER_EXAMPLE))
-    def run(messages):
-        assume(len(set(messages)) >= MESSAGES_PER_EXAMPLE // 4)
-        work_dir = tmp_path / f"example-{len(tried)}"
-        figures, schema = fuzz_build("dts_avro", [one_line(m) for m in messages if m.strip()], work_dir)
-        spark = SparkSession.builder.getOrCreate()
-        staged = spark.sql(f"select count(distinct message_id) as n from {schema}_staging.stg_dts_avro__events").first()["n"]
-        assert staged == figures["landed"]
-        assert_row_key_kind_follows_row_key(spark, schema, "dts_avro")
-        # exactly the records the decoder rejects are quarantined as not_dts_avro
-        rejected = sorted(m for m in landed_lines(work_dir) if decode_dts_base64(m)[1] is not None)
-        quarantined = sorted(r["raw_value"] for r in spark.sql(
-            f"select raw_value from {schema}.quarantine where reason_code = 'not_dts_avro'").collect())
-        assert quarantined == rejected
-        assert 0 < len(rejected) < figures["landed"]
-        tried.append(figures["landed"])
-
-    run()
-    print(f"fuzz dts_avro: {sum(tried)} mutated records in {len(tried)} builds")
-    (tmp_path / "fuzz-report.json").write_text(json.dumps({"format": "dts_avro", "messages": sum(tried), "builds": len(tried)}))
-    assert sum(tried) > 0
+    figures, schema, work_dir = fuzzed
+    spark = SparkSession.builder.getOrCreate()
+    lines = landed_lines(work_dir, "dts_avro")
+    assert figures["landed_by_format"]["dts_avro"] == len(lines)
+    assert staged_messages(spark, schema, "dts_avro") == len(lines)
+    assert_row_key_kind_follows_row_key(spark, schema, "dts_avro")
+    # exactly the records the decoder rejects are quarantined as not_dts_avro
+    rejected = sorted(m for m in lines if decode_dts_base64(m)[1] is not None)
+    assert sorted(quarantined_raw_values(spark, schema, "dts_avro", "not_dts_avro")) == rejected
+    assert 0 < len(rejected) < len(lines)
