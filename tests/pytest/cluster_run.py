@@ -5,7 +5,10 @@
 Uses the dbt target the environment selects (``CDC_TARGET``: ``embedded`` or ``cluster``)
 exactly as ``cdc-pipeline demo`` does: land ``samples/<format>/`` of every format enabled in
 ``dbt_project.yml``, ``dbt build``, then write every row of the compared tables to OUT.json.
-``CDC_RUN_DBT_COMMAND=run`` runs the models only (the data tests write no table rows).
+``CDC_RUN_DBT_COMMAND=run`` runs the models only (the data tests write no table rows);
+``CDC_RUN_VARS`` (JSON) are dbt vars for every dbt call (the landing schema among them);
+``CDC_SCHEMA`` names the schema. test_cluster.py's embedded reference runs the same steps
+(land_samples, compared_tables) in the test worker's own session.
 
 The landing time and batch id of each landing table are then pinned to fixed values (they are
 the wall-clock time and a random id of the landing, by design different in two runs and part
@@ -26,27 +29,40 @@ PINNED_LANDED_AT = "2024-01-01 00:00:00"
 
 def main(out: Path) -> int:
     from python_udfs.pipeline.cli import project_vars, run_dbt, spark_session
-    from python_udfs.pipeline.landing import environment_defaults, land_files
+    from python_udfs.pipeline.landing import environment_defaults
 
     environment_defaults(PROJECT_DIR)
-    settings = project_vars(PROJECT_DIR)
-    landing_schema = settings.get("cdc_landing_schema", "cdc_landing")
+    given = json.loads(os.environ.get("CDC_RUN_VARS") or "{}")
+    vars_args = ["--vars", json.dumps(given)] if given else []
+    settings = {**project_vars(PROJECT_DIR), **given}
     schema = os.environ.get("CDC_SCHEMA", "cdc")
-    formats = [f for f in settings.get("cdc_formats", []) if (PROJECT_DIR / "samples" / f).is_dir()]
-    if not run_dbt(PROJECT_DIR, ["run-operation", "create_landing_tables", "--quiet"]):
+    if not run_dbt(PROJECT_DIR, ["run-operation", "create_landing_tables", "--quiet", *vars_args]):
         return 2
     spark = spark_session()
+    landed = land_samples(spark, sample_formats(settings), settings.get("cdc_landing_schema", "cdc_landing"),
+                          Path(os.environ["CDC_LOCAL_DIR"]) / "tmp")
+    if not run_dbt(PROJECT_DIR, [os.environ.get("CDC_RUN_DBT_COMMAND", "build"), *vars_args]):
+        return 1
+    dump = {"master": spark.sparkContext.master, "executors": executor_count(spark), "landed": landed,
+            "tables": compared_tables(spark, schema)}
+    out.write_text(json.dumps(dump, indent=1, ensure_ascii=False), encoding="utf-8")
+    return 0
+
+
+def sample_formats(settings: dict) -> list[str]:
+    """The enabled formats (`cdc_formats` of ``settings``, the project's vars) with samples."""
+    return [f for f in settings.get("cdc_formats", []) if (PROJECT_DIR / "samples" / f).is_dir()]
+
+
+def land_samples(spark, formats: list[str], landing_schema: str, scratch_dir: Path) -> dict[str, int]:
+    """Land ``samples/<format>/`` of each format, then pin each landing table's landing time and
+    batch id (module docstring); the messages landed per format."""
+    from python_udfs.pipeline.landing import land_files
+
     landed = {}
     for format_id in formats:
-        result = land_files(
-            spark,
-            format_id,
-            [PROJECT_DIR / "samples" / format_id],
-            project_dir=PROJECT_DIR,
-            landing_schema=landing_schema,
-            scratch_dir=Path(os.environ["CDC_LOCAL_DIR"]) / "tmp",
-            progress=False,
-        )
+        result = land_files(spark, format_id, [PROJECT_DIR / "samples" / format_id], project_dir=PROJECT_DIR,
+                            landing_schema=landing_schema, scratch_dir=scratch_dir, progress=False)
         landed[format_id] = result.messages_landed
         table = f"{landing_schema}.raw_{format_id}"
         columns = [f.name for f in spark.table(table).schema.fields]
@@ -59,19 +75,12 @@ def main(out: Path) -> int:
         spark.sql(f"create table {table}_pinned using parquet as select {select} from {table}")
         spark.sql(f"insert overwrite table {table} select * from {table}_pinned")
         spark.sql(f"drop table {table}_pinned")
-    if not run_dbt(PROJECT_DIR, [os.environ.get("CDC_RUN_DBT_COMMAND", "build")]):
-        return 1
-    dump = {
-        "master": spark.sparkContext.master,
-        "executors": executor_count(spark),
-        "landed": landed,
-        "tables": {
-            name: sorted(spark.sql(f"select * from {schema}.{name}").toJSON().collect())
-            for name in COMPARED_TABLES
-        },
-    }
-    out.write_text(json.dumps(dump, indent=1, ensure_ascii=False), encoding="utf-8")
-    return 0
+    return landed
+
+
+def compared_tables(spark, schema: str) -> dict[str, list[str]]:
+    """Every row of each compared table of ``schema``, as JSON text, sorted."""
+    return {name: sorted(spark.sql(f"select * from {schema}.{name}").toJSON().collect()) for name in COMPARED_TABLES}
 
 
 def executor_count(spark) -> int:

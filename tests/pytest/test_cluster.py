@@ -1,14 +1,17 @@
 """The same project on a real Spark standalone cluster gives the same result as embedded Spark.
 
 Starts a master and two workers on loopback (``scripts/spark-cluster.sh``, from the pyspark of
-this virtual environment), then runs the whole pipeline twice, each in its own process with
-its own warehouse and metastore (``tests/pytest/cluster_run.py``): once on the ``embedded``
-target and once on the ``cluster`` target of ``profiles/profiles.yml``. Each run lands the
-bundled samples of every enabled format and dumps change_log, current_state, row_history,
-schema_changes and quarantine; the dumps must be equal row for row. The cluster run is a
-``dbt build`` (models and data tests, on the cluster); the embedded run a ``dbt run``: the
-data tests write no table rows, and every other test file runs them embedded. The Python UDFs run on the executors (pandas UDFs in Python workers started by
-the executors with the venv's interpreter). The cluster is always stopped at the end.
+this virtual environment), then runs the whole pipeline twice with the same schema names: once
+on the ``cluster`` target of ``profiles/profiles.yml``, in its own process with its own
+warehouse and metastore (``tests/pytest/cluster_run.py``), and once on embedded Spark, the
+reference, in this test worker's warm session (the same steps of ``cluster_run.py``: a cold
+process of its own cost about 45 s more). Each run lands the bundled samples of every enabled
+format and dumps change_log, current_state, row_history, schema_changes and quarantine; the
+dumps must be equal row for row. The cluster run is a ``dbt build`` (models and data tests,
+on the cluster); the embedded run a ``dbt run``: the data tests write no table rows, and every
+other test file runs them embedded. The Python UDFs run on the executors (pandas UDFs in
+Python workers started by the executors with the venv's interpreter). The cluster is always
+stopped at the end.
 """
 
 from __future__ import annotations
@@ -45,7 +48,6 @@ def base_env(local_dir: Path) -> dict[str, str]:
     env.update(
         {
             "CDC_LOCAL_DIR": str(local_dir),
-            "CDC_SCHEMA": "cdc",
             "CDC_LOG4J_CONFIG": str(PROJECT_DIR / "profiles" / "log4j2.properties"),
             "CDC_DRIVER_MEMORY": "1g",
             "DBT_PROFILES_DIR": str(PROJECT_DIR / "profiles"),
@@ -88,15 +90,24 @@ def work(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def embedded_run(work):
-    env = base_env(work / "embedded")
-    env.update({"CDC_TARGET": "embedded", "CDC_SPARK_CORES": "2", "CDC_SHUFFLE_PARTITIONS": "4",
-                # interpreted, as every embedded test run (conftest.py); the cluster run keeps
-                # generated code, so the comparison covers both ways of evaluating the SQL
-                "CDC_WHOLE_STAGE_CODEGEN": "false", "CDC_CODEGEN_FACTORY_MODE": "NO_CODEGEN",
-                # models only: the reference tables (the cluster run keeps `dbt build`)
-                "CDC_RUN_DBT_COMMAND": "run"})
-    return run_pipeline("embedded", env, work)
+def embedded_run(make_pipeline):
+    """The reference run, in this worker's session: interpreted expressions, as every embedded
+    test run (conftest.py); the cluster run keeps generated code, so the comparison covers
+    both ways of evaluating the SQL. Models only (the cluster run keeps `dbt build`)."""
+    from pyspark.sql import SparkSession
+
+    from python_udfs.pipeline.cli import project_vars
+
+    from .cluster_run import compared_tables, executor_count, land_samples, sample_formats
+
+    pipeline = make_pipeline("clusterref")
+    pipeline.dbt("run-operation", "create_landing_tables", "--quiet")
+    spark = SparkSession.builder.getOrCreate()
+    landed = land_samples(spark, sample_formats({**project_vars(PROJECT_DIR), **pipeline.vars}),
+                          pipeline.vars["cdc_landing_schema"], pipeline.work_dir / "scratch")
+    pipeline.dbt("run")
+    return {"master": spark.sparkContext.master, "executors": executor_count(spark), "landed": landed,
+            "tables": compared_tables(spark, pipeline.schema), "schema": pipeline.schema, "vars": pipeline.vars}
 
 
 @pytest.fixture(scope="module")
@@ -134,6 +145,9 @@ def cluster_run(embedded_run, cluster, work):
     env = base_env(work / "cluster")
     env.update(
         {
+            # the reference's schema names: event ids hash the landing table's name
+            "CDC_SCHEMA": embedded_run["schema"],
+            "CDC_RUN_VARS": json.dumps(embedded_run["vars"]),
             "CDC_TARGET": "cluster",
             "SPARK_MASTER_URL": cluster["url"],
             "CDC_WAREHOUSE_DIR": str(work / "cluster" / "warehouse"),
