@@ -170,6 +170,20 @@ def test_a_landing_table_without_a_committed_mark_is_always_read(built):
     ) == [{"price": "1.50"}]
 
 
+def test_a_format_enabled_but_never_landed_is_not_read_until_it_lands(make_pipeline):
+    """Its landing table has no committed mark and no row: from the second build on, its staging
+    model is skipped (one metadata query), not run on an empty read; its first batch is read."""
+    pipeline = make_pipeline("never_landed", {"cdc_formats": ["canal", "debezium"]})
+    pipeline.land("canal", SAMPLE)
+    pipeline.build()
+    pipeline.land("canal", [canal_update(3, "2.50", 1_800_000_002_000)])
+    assert statuses(pipeline.build())["stg_debezium__events"] == SKIP
+    lines = (PROJECT_DIR / "samples" / "debezium" / "mysql_inventory_customers.jsonl").read_text(encoding="utf-8").splitlines()
+    landed = pipeline.land("debezium", [line for line in lines if line.strip()])
+    assert statuses(pipeline.build())["stg_debezium__events"] != SKIP
+    assert pipeline.sql("select count(distinct message_id) as n from {s}_staging.stg_debezium__events") == [{"n": landed}]
+
+
 def test_a_run_that_recorded_nothing_runs_again(built):
     pipeline, _ = built
     pipeline.build()
