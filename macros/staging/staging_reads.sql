@@ -70,7 +70,7 @@
         {%- if found is none and probe_landing and not row[1] -%}
             {#- Nothing staged and nothing landed (a format enabled, never landed): nothing
                 is new, as when marks say so. Without this the model would insert no rows on
-                every build, 0.3-1.2 s each (bench/results/2026-12-06-eleventh/). -#}
+                every build, 0.3-2.2 s each (bench/results/2026-12-06-eleventh/). -#}
             {%- do plan.update({'strict': true, 'nothing_new': true}) -%}
             {%- set new_messages = 0 -%}
         {%- elif found is not none -%}

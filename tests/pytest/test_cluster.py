@@ -4,8 +4,9 @@ Starts a master and two workers on loopback (``scripts/spark-cluster.sh``, from 
 this virtual environment), then runs the whole pipeline twice with the same schema names: once
 on the ``cluster`` target of ``profiles/profiles.yml``, in its own process with its own
 warehouse and metastore (``tests/pytest/cluster_run.py``), and once on embedded Spark, the
-reference, in this test worker's warm session (the same steps of ``cluster_run.py``: a cold
-process of its own cost about 45 s more). Each run lands the bundled samples of every enabled
+reference, in this test worker's warm session (the same steps of ``cluster_run.py``; when it
+was a cold process of its own, the file's setup took 44 s more between two CI rehearsals:
+bench/results/2026-12-06-eleventh/). Each run lands the bundled samples of every enabled
 format and dumps change_log, current_state, row_history, schema_changes and quarantine; the
 dumps must be equal row for row. The cluster run is a ``dbt build`` (models and data tests,
 on the cluster); the embedded run a ``dbt run``: the data tests write no table rows, and every

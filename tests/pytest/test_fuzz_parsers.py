@@ -12,8 +12,8 @@ landed message is staged, every staged event is accounted for (the dbt tests
 assert_every_landed_message_is_staged, assert_every_event_is_accounted_for and
 assert_landed_messages_balance run inside the build), the mutations reach the quarantine, and
 the quarantine holds exactly the messages that are not JSON (or, for DTS Avro, exactly the
-records the decoder rejects), per format. `make fuzz` runs the same mutator with 100,000 messages per
-format; its figures are in bench/results/fuzz-<date>.md.
+records the decoder rejects), per format. `make fuzz` runs the same mutator with 100,000
+messages per format, one build each; its figures are in bench/results/fuzz-<date>.md.
 """
 
 from __future__ import annotations
