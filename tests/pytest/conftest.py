@@ -132,10 +132,10 @@ def failures(result) -> str:
 # dbt bakes a run's schemas into its manifest, so every pipeline (own schemas) parsed the
 # whole project again: 90 full parses of 4-5.5 s in a CI run, about a tenth of its worker
 # time. A worker parses once per set of vars, with a placeholder schema, and each pipeline
-# gets a copy with its own schema written in, loaded the way dbt loads a partial-parse file
-# (about 0.2 s); each invocation is handed a fresh copy (`dbtRunner(manifest=...)`), so dbt
-# neither parses nor checks the project's files for a partial parse. The fresh copies are
-# unpickled (about 0.02 s), not decoded from msgpack again (0.2-0.4 s per invocation).
+# gets a copy with its own schema written in, decoded once the way dbt loads a partial-parse
+# file (about 0.2 s); each invocation is handed a fresh copy of it (`dbtRunner(manifest=...)`),
+# unpickled (about 0.02 s; decoding again took 0.19-0.31 s), so dbt neither parses nor checks
+# the project's files for a partial parse.
 # Only for the project itself: a copy a test edits (ProjectCopy) parses as usual.
 # CDC_TEST_PARSE_EVERY_PIPELINE=1 parses for every pipeline, as before.
 TEMPLATE_SCHEMA = "cdc0parse0template"
