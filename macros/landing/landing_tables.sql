@@ -51,7 +51,10 @@
     {% if not execute %}
         {{ return(none) }}
     {% endif %}
-    {% do run_query('set spark.sql.mapKeyDedupPolicy = LAST_WIN') %}
+    {#- (the embedded profile's session has it already: no statement then) -#}
+    {% if not adapter.cdc_session_setting_is('spark.sql.mapKeyDedupPolicy', 'LAST_WIN') %}
+        {% do run_query('set spark.sql.mapKeyDedupPolicy = LAST_WIN') %}
+    {% endif %}
     {% do run_query('create schema if not exists ' ~ var('cdc_landing_schema')) %}
     {% set existing = [] %}
     {% for row in run_query('show tables in ' ~ var('cdc_landing_schema')).rows if not row[2] %}

@@ -78,8 +78,10 @@ def java_options() -> str:
 def with_archive(java_options_value: str | None) -> str:
     """`spark.driver.extraJavaOptions` with the archive's options added (once)."""
     current = java_options_value or ""
+    if "SharedArchiveFile" in current or "ArchiveClassesAtExit" in current:
+        return current  # (before java_options: naming the archive stats pyspark's 279 jars)
     extra = java_options()
-    if not extra or "SharedArchiveFile" in current or "ArchiveClassesAtExit" in current:
+    if not extra:
         return current
     return f"{current} {extra}".strip()
 

@@ -352,6 +352,31 @@ def test_listed_table_properties_are_read_only_when_unambiguous():
     assert parse_listed_table_properties(described + "Table Properties: [a=b\n") is None
 
 
+def test_a_build_sends_no_statement_that_would_change_nothing(built):
+    """dbt lists the schemas once per schema a build writes: Spark is asked once. The settings
+    the embedded profile gives the session (dynamic partition overwrite, LAST_WIN map keys) are
+    not set again by each partitioned insert and each run's landing hook; the overwrite stays
+    dynamic all the same: the state layer a small batch does not write keeps its rows."""
+    pipeline, _ = built
+    log = pipeline.work_dir / "logs" / "dbt.log"
+    layers = "select state_layer, count(*) as n from {s}_staging.int_current_state_layers group by state_layer"
+    before = {row["state_layer"]: row["n"] for row in pipeline.sql(layers)}
+    pipeline.land("canal", [canal_update(3, "3.33", 1_800_000_150_000)])
+    start = len(log.read_text(encoding="utf-8"))
+    ran = statuses(pipeline.build())
+    text = log.read_text(encoding="utf-8")[start:]
+    assert ran["int_current_state_layers"] != SKIP, ran
+    assert "insert overwrite table" in text and text.count("show databases") == 1, text[-3000:]
+    assert "set spark.sql.sources.partitionOverwriteMode" not in text
+    assert "set spark.sql.mapKeyDedupPolicy" not in text
+    after = {row["state_layer"]: row["n"] for row in pipeline.sql(layers)}
+    assert before.get("base", 0) > 0 and after.get("base") == before["base"], (before, after)
+    prices = pipeline.sql(
+        "select row_image['price'] as price from {s}.current_state where table_id = 'store.products' and row_key = '3'"
+    )
+    assert prices == [{"price": "3.33"}]
+
+
 def codegen_settings() -> tuple[str, str]:
     from pyspark.sql import SparkSession
 

@@ -85,6 +85,27 @@ class SparkCdcAdapter(SparkAdapter):
             cached = self._cdc_code_version = (key, digest.hexdigest()[:32])
         return cached[1]
 
+    def list_schemas(self, database: str) -> list[str]:
+        """dbt-spark's `show databases`, once per invocation: before a run dbt lists the schemas
+        once per schema the run writes (four in a build, 0.1 s of a warm one), and Spark's
+        answer ignores ``database``. A schema created or dropped through the adapter forgets
+        the list (dbt itself never lists again after creating the schemas it needs)."""
+        from dbt_common.invocation import get_invocation_id
+
+        invocation = get_invocation_id()
+        listed = getattr(self, "_cdc_listed_schemas", None)
+        if listed is None or listed[0] != invocation:
+            listed = self._cdc_listed_schemas = (invocation, list(super().list_schemas(database)))
+        return list(listed[1])
+
+    def create_schema(self, relation) -> None:  # type: ignore[no-untyped-def]
+        self._cdc_listed_schemas = None
+        super().create_schema(relation)
+
+    def drop_schema(self, relation) -> None:  # type: ignore[no-untyped-def]
+        self._cdc_listed_schemas = None
+        super().drop_schema(relation)
+
     @available
     def cdc_properties_cache(self, invocation_id: str) -> dict:
         """Table properties read during one dbt invocation, by relation name (shared by every
@@ -257,6 +278,24 @@ class SparkCdcAdapter(SparkAdapter):
             f"{settings}"
         )
         return interpreted and bool(settings)
+
+    @available
+    def cdc_session_setting_is(self, key: str, value: str) -> bool:
+        """Whether the in-process Spark session (the ``session`` method) has setting ``key`` at
+        ``value`` (case ignored) already, so that a `set` statement would change nothing (one
+        logged statement less per partitioned insert). False for other methods, or when the
+        session cannot say: the caller then runs the statement."""
+        if self.config.credentials.method != SparkConnectionMethod.SESSION:
+            return False
+        try:
+            from pyspark.sql import SparkSession
+
+            _ = self.connections.get_thread_connection().handle  # the profile's session
+            current = SparkSession.builder.getOrCreate().conf.get(key, None)
+        except Exception as error:  # noqa: BLE001 - the statement sets it
+            logger.debug(f"setting {key} not read from the session ({error})")
+            return False
+        return current is not None and str(current).lower() == str(value).lower()
 
     @available
     def cdc_count_checks(self, relation: str, test_ids: list, query: str) -> None:

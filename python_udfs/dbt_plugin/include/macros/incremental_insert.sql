@@ -27,7 +27,9 @@
           or on_schema_change != 'ignore' -%}
         {{ return(materialization_incremental_spark()) }}
     {%- endif -%}
-    {%- if strategy == 'insert_overwrite' and config.get('partition_by') -%}
+    {#- (dynamic partition overwrite: the embedded profile's session has it already) -#}
+    {%- if strategy == 'insert_overwrite' and config.get('partition_by')
+          and not adapter.cdc_session_setting_is('spark.sql.sources.partitionOverwriteMode', 'dynamic') -%}
         {%- call statement() -%}
             set spark.sql.sources.partitionOverwriteMode = DYNAMIC
         {%- endcall -%}
