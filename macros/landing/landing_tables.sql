@@ -56,9 +56,11 @@
         {% do run_query('set spark.sql.mapKeyDedupPolicy = LAST_WIN') %}
     {% endif %}
     {% do run_query('create schema if not exists ' ~ var('cdc_landing_schema')) %}
-    {% set existing = [] %}
-    {% for row in run_query('show tables in ' ~ var('cdc_landing_schema')).rows if not row[2] %}
-        {% do existing.append(row[1] | lower) %}
+    {#- one listing says which tables exist and, in each description's schema, which columns
+        they have: no `limit 0` select per table (see cdc_add_missing_landing_columns) -#}
+    {% set existing = {} %}
+    {% for row in run_query('show table extended in ' ~ var('cdc_landing_schema') ~ " like '*'").rows if not row[2] %}
+        {% do existing.update({row[1] | lower: row[3]}) %}
     {% endfor %}
     {% set columns = [] %}
     {% for name, type, _ in landing_table_columns() %}
@@ -66,8 +68,9 @@
     {% endfor %}
     {% for format_id in cdc_enabled_formats() if not landing_is_user_table(format_id) %}
         {% set table = landing_relation_name(format_id) %}
-        {% if (cdc_format(format_id)['landing_table'] | lower) in existing %}
-            {% do cdc_add_missing_landing_columns(table) %}
+        {% set listed = existing.get(cdc_format(format_id)['landing_table'] | lower, none) %}
+        {% if listed is not none %}
+            {% do cdc_add_missing_landing_columns(table, listed) %}
         {% else %}
             {% do run_query('create table if not exists ' ~ table ~ ' (' ~ columns | join(', ') ~ ') using parquet') %}
         {% endif %}
@@ -75,9 +78,18 @@
 {% endmacro %}
 
 
-{# Adds `landing_added_columns()` to a landing table created before them (a `limit 0` select
-   reads its columns from the catalog, no Spark job). #}
-{% macro cdc_add_missing_landing_columns(table) %}
+{# Adds `landing_added_columns()` to a landing table created before them. `description`: the
+   table's `show table extended` text; when its schema lists every added column (a top-level
+   line ` |-- name: type`) nothing is asked, else a `limit 0` select reads the columns from the
+   catalog (no Spark job). #}
+{% macro cdc_add_missing_landing_columns(table, description=none) %}
+    {% set listed = [] %}
+    {% for name in landing_added_columns() if description and ('\n |-- ' ~ name ~ ': ') in description %}
+        {% do listed.append(name) %}
+    {% endfor %}
+    {% if listed | length == landing_added_columns() | length %}
+        {{ return(none) }}
+    {% endif %}
     {% set present = run_query('select * from ' ~ table ~ ' limit 0').column_names | map('lower') | list %}
     {% set types = {} %}
     {% for name, type, _ in landing_table_columns() %}
