@@ -51,7 +51,7 @@
     {% if not execute %}
         {{ return(none) }}
     {% endif %}
-    {#- (the embedded profile's session has it already: no statement then) -#}
+    {#- (the embedded and cluster profiles give the session it: no statement then) -#}
     {% if not adapter.cdc_session_setting_is('spark.sql.mapKeyDedupPolicy', 'LAST_WIN') %}
         {% do run_query('set spark.sql.mapKeyDedupPolicy = LAST_WIN') %}
     {% endif %}

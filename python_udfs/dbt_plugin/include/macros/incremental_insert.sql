@@ -27,7 +27,7 @@
           or on_schema_change != 'ignore' -%}
         {{ return(materialization_incremental_spark()) }}
     {%- endif -%}
-    {#- (dynamic partition overwrite: the embedded profile's session has it already) -#}
+    {#- (dynamic partition overwrite: the embedded and cluster profiles give the session it) -#}
     {%- if strategy == 'insert_overwrite' and config.get('partition_by')
           and not adapter.cdc_session_setting_is('spark.sql.sources.partitionOverwriteMode', 'dynamic') -%}
         {%- call statement() -%}
