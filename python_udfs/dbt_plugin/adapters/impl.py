@@ -148,15 +148,9 @@ class SparkCdcAdapter(SparkAdapter):
         information = getattr(listed[0], "information", None) if len(listed) == 1 else None
         return parse_listed_table_properties(information) if information else None
 
-    def _cdc_session_for(self, relation):  # type: ignore[no-untyped-def]
-        """The driver's Spark session for work on ``relation`` (a relation, or a name as SQL
-        writes it) through the JVM, or None when the profile is not ``method: session`` or the
-        relation has no schema and name."""
+    def _cdc_session(self):  # type: ignore[no-untyped-def]
+        """The driver's Spark session, or None when the profile is not ``method: session``."""
         if self.config.credentials.method != SparkConnectionMethod.SESSION:
-            return None
-        if isinstance(relation, str) and "." not in relation:
-            return None
-        if not isinstance(relation, str) and (not relation.schema or not relation.identifier):
             return None
         from pyspark.sql import SparkSession
 
@@ -164,6 +158,16 @@ class SparkCdcAdapter(SparkAdapter):
         # metastore), which getOrCreate then returns
         _ = self.connections.get_thread_connection().handle
         return SparkSession.builder.getOrCreate()
+
+    def _cdc_session_for(self, relation):  # type: ignore[no-untyped-def]
+        """The driver's Spark session for work on ``relation`` (a relation, or a name as SQL
+        writes it) through the JVM, or None when the profile is not ``method: session`` or the
+        relation has no schema and name."""
+        if isinstance(relation, str) and "." not in relation:
+            return None
+        if not isinstance(relation, str) and (not relation.schema or not relation.identifier):
+            return None
+        return self._cdc_session()
 
     @available
     def cdc_read_table_properties(self, relation) -> dict[str, str] | None:  # type: ignore[no-untyped-def]
@@ -285,13 +289,9 @@ class SparkCdcAdapter(SparkAdapter):
         ``value`` (case ignored) already, so that a `set` statement would change nothing (one
         logged statement less per partitioned insert). False for other methods, or when the
         session cannot say: the caller then runs the statement."""
-        if self.config.credentials.method != SparkConnectionMethod.SESSION:
-            return False
         try:
-            from pyspark.sql import SparkSession
-
-            _ = self.connections.get_thread_connection().handle  # the profile's session
-            current = SparkSession.builder.getOrCreate().conf.get(key, None)
+            spark = self._cdc_session()
+            current = spark.conf.get(key, None) if spark is not None else None
         except Exception as error:  # noqa: BLE001 - the statement sets it
             logger.debug(f"setting {key} not read from the session ({error})")
             return False
