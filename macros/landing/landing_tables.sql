@@ -43,8 +43,15 @@
 
 {#
     Creates the landing schema and every enabled format's own landing table that is missing
-    (one `show tables` says which), and adds `landing_added_columns()` to tables created
-    before them. A user's own raw tables (`cdc_sources`) are left alone.
+    (one `show table extended` says which), and adds `landing_added_columns()` to tables
+    created before them. A user's own raw tables (`cdc_sources`) are left alone.
+
+    A table is created committed through `landing_created_mark()`: it holds no batch, so
+    every batch it will hold is committed through that mark (cdc-pipeline land raises it after
+    each batch). A format enabled but never landed then has a version and a read-through mark
+    like any other, and a build skips its models without a query (docs/operations.md). A table
+    created before that, still without a mark, gets it while it holds no row; one with rows
+    and no mark (landed before marks were kept) is read whole, as before.
 #}
 {% macro create_landing_tables() %}
     {# Spark runs one statement per call: run them here (hook and run-operation alike). #}
@@ -71,10 +78,24 @@
         {% set listed = existing.get(cdc_format(format_id)['landing_table'] | lower, none) %}
         {% if listed is not none %}
             {% do cdc_add_missing_landing_columns(table, listed) %}
+            {% if 'cdc.committed_through=' not in listed
+                  and not run_query('select ' ~ landing_has_rows(format_id)).rows[0][0] %}
+                {% do cdc_set_table_properties(table, {'cdc.committed_through': landing_created_mark()}) %}
+            {% endif %}
         {% else %}
-            {% do run_query('create table if not exists ' ~ table ~ ' (' ~ columns | join(', ') ~ ') using parquet') %}
+            {% do run_query('create table if not exists ' ~ table ~ ' (' ~ columns | join(', ') ~ ') using parquet'
+                            ~ " tblproperties ('cdc.committed_through' = '" ~ landing_created_mark() ~ "')") %}
         {% endif %}
     {% endfor %}
+{% endmacro %}
+
+
+{#
+    The committed mark of a landing table that holds no batch yet: before any landing time
+    (landing stamps each batch with the time it lands), so no row is at or before it.
+#}
+{% macro landing_created_mark() %}
+    {{ return('1970-01-01 00:00:00.000000') }}
 {% endmacro %}
 
 

@@ -17,9 +17,11 @@
     - otherwise (a user's own raw table, where `landed_at` may repeat across deliveries, or a
       batch cut short by a killed run): messages landed at or after the mark whose
       `message_id` the model does not hold yet (`new_landed_messages`);
-    - incremental, with no row staged yet, on a project landing table with no committed mark
-      and no row (a format enabled but never landed): nothing new, so no statement. One with
-      rows but no mark (tables landed before marks existed) is read whole, as before.
+    - a format enabled but never landed: its landing table is created committed through
+      `landing_created_mark()` (create_landing_tables), so the marks say nothing is new.
+      Incremental, with no row staged yet, on a project landing table that still has no
+      committed mark (the hook did not run) and no row: nothing new, so no statement. One
+      with rows but no mark (tables landed before marks existed) is read whole, as before.
 
     Returns {'mark': SQL timestamp literal or none, 'strict': true when nothing at the mark
     needs to be read again, 'through': SQL timestamp literal of the committed mark or none (a

@@ -668,7 +668,7 @@ def lineage_seen(spark: SparkSession, table: str, origins: list[str]) -> dict:
         .collect()
     }
     latest_text = answers["latest"]
-    if latest_text is None and mark is not None:
+    if latest_text is None and mark is not None and mark > LANDING_CREATED_MARK:
         # a mark above every row (rows deleted by hand): the mark still orders the next batch
         latest_text = mark.isoformat(sep=" ", timespec="microseconds")
     return {
@@ -695,6 +695,10 @@ def next_landing_time(latest: str | None) -> dt.datetime:
 
 
 COMMITTED_THROUGH = "cdc.committed_through"
+# The committed mark a landing table is created with (macro landing_created_mark in
+# macros/landing/landing_tables.sql): it holds no batch, so it is committed through a time
+# before any landing time; the first batch's commit raises it.
+LANDING_CREATED_MARK = dt.datetime(1970, 1, 1)
 
 
 def committed_through(spark: SparkSession, table: str) -> dt.datetime | None:

@@ -219,12 +219,19 @@ def test_lineage_seen_answers_from_the_rows_after_the_mark_and_the_named_origins
     whether given origins (names with quotes: data, not SQL) or Kafka records landed before."""
     from pyspark.sql import SparkSession
 
-    from python_udfs.pipeline.landing import committed_through, record_committed_batch
+    from python_udfs.pipeline.landing import (
+        LANDING_CREATED_MARK,
+        committed_through,
+        record_committed_batch,
+    )
 
     spark = SparkSession.builder.getOrCreate()
     pipeline = make_pipeline("lineage", {"cdc_formats": ["canal", "debezium"]})
     pipeline.dbt("run-operation", "create_landing_tables", "--quiet")
     table = f"{pipeline.schema}_landing.raw_canal"
+    # created committed through the mark before any landing time (macro landing_created_mark),
+    # which does not order the first batch: an empty table has no latest landing time
+    assert committed_through(spark, table) == LANDING_CREATED_MARK
     assert lineage_seen(spark, table, ["a.jsonl"]) == {
         "latest": None, "files_landed_before": False, "records_landed_before": False,
     }

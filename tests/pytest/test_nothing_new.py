@@ -170,14 +170,35 @@ def test_a_landing_table_without_a_committed_mark_is_always_read(built):
     ) == [{"price": "1.50"}]
 
 
+def last_invocation_statements(pipeline) -> list[str]:
+    """The SQL statements the pipeline's last dbt invocation sent (its dbt log), one text each."""
+    text = (pipeline.work_dir / "logs" / "dbt.log").read_text(encoding="utf-8")
+    last = text.rsplit("Running with dbt=", 1)[-1]
+    # a statement follows its `/* {"app": "dbt", ...} */` header up to the next log line
+    return [body.split("\n\x1b[0m", 1)[0] for body in last.split('"app": "dbt"')[1:]]
+
+
 def test_a_format_enabled_but_never_landed_is_not_read_until_it_lands(make_pipeline):
-    """Its landing table has no committed mark and no row: from the second build on, its staging
-    model is skipped (one metadata query), not run on an empty read; its first batch is read."""
+    """Its landing table is created committed through landing_created_mark(): from the second
+    build on, no statement reads it or asks a model for a mark of its format; its first batch
+    is read. (An older empty table without a mark gets the mark from the landing hook.)"""
     pipeline = make_pipeline("never_landed", {"cdc_formats": ["canal", "debezium"]})
     pipeline.land("canal", SAMPLE)
+    assert pipeline.sql("show tblproperties {s}_landing.raw_debezium ('cdc.committed_through')") == [
+        {"key": "cdc.committed_through", "value": "1970-01-01 00:00:00.000000"}
+    ]
+    # as a table created before landing tables were created committed: no mark, no row
+    pipeline.sql("alter table {s}_landing.raw_debezium unset tblproperties ('cdc.committed_through')")
     pipeline.build()
     pipeline.land("canal", [canal_update(3, "2.50", 1_800_000_002_000)])
     assert statuses(pipeline.build())["stg_debezium__events"] == SKIP
+    statements = last_invocation_statements(pipeline)
+    assert any("stg_canal__events" in statement for statement in statements), statements[:3]
+    assert not [s for s in statements if "raw_debezium" in s], "the never-landed table was read"
+    # every mark query is staging's own plan for the new Canal batch: no model after staging
+    # asks its rows for a mark of the format never landed
+    mark_queries = [s for s in statements if "as mark from" in s]
+    assert all("stg_canal__events" in s for s in mark_queries), mark_queries
     lines = (PROJECT_DIR / "samples" / "debezium" / "mysql_inventory_customers.jsonl").read_text(encoding="utf-8").splitlines()
     landed = pipeline.land("debezium", [line for line in lines if line.strip()])
     assert statuses(pipeline.build())["stg_debezium__events"] != SKIP
