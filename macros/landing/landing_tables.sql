@@ -62,12 +62,17 @@
     {% if not adapter.cdc_session_setting_is('spark.sql.mapKeyDedupPolicy', 'LAST_WIN') %}
         {% do run_query('set spark.sql.mapKeyDedupPolicy = LAST_WIN') %}
     {% endif %}
-    {% do run_query('create schema if not exists ' ~ var('cdc_landing_schema')) %}
-    {#- one listing says which tables exist and, in each description's schema, which columns
-        they have: no `limit 0` select per table (see cdc_add_missing_landing_columns) -#}
+    {#- one listing says which tables exist and, in each description, which columns and
+        properties they have: no `limit 0` select per table (cdc_add_missing_landing_columns).
+        dbt keeps it for the invocation's later lookups of landing tables (cdc_list_relations);
+        what this hook creates or alters it tells dbt's cache. -#}
+    {% set listed = adapter.cdc_list_relations(var('cdc_landing_schema')) %}
+    {% if listed is none %}
+        {% do adapter.create_schema(api.Relation.create(schema=var('cdc_landing_schema'))) %}
+    {% endif %}
     {% set existing = {} %}
-    {% for row in run_query('show table extended in ' ~ var('cdc_landing_schema') ~ " like '*'").rows if not row[2] %}
-        {% do existing.update({row[1] | lower: row[3]}) %}
+    {% for relation in listed or [] %}
+        {% do existing.update({relation.identifier | lower: relation.information or ''}) %}
     {% endfor %}
     {% set columns = [] %}
     {% for name, type, _ in landing_table_columns() %}
@@ -75,16 +80,23 @@
     {% endfor %}
     {% for format_id in cdc_enabled_formats() if not landing_is_user_table(format_id) %}
         {% set table = landing_relation_name(format_id) %}
-        {% set listed = existing.get(cdc_format(format_id)['landing_table'] | lower, none) %}
-        {% if listed is not none %}
-            {% do cdc_add_missing_landing_columns(table, listed) %}
-            {% if 'cdc.committed_through=' not in listed
+        {% set relation = api.Relation.create(
+            schema=var('cdc_landing_schema'), identifier=cdc_format(format_id)['landing_table'], type='table') %}
+        {% set description = existing.get(cdc_format(format_id)['landing_table'] | lower, none) %}
+        {% if description is not none %}
+            {% if cdc_add_missing_landing_columns(table, description) %}
+                {% do cdc_forget_properties(relation) %}
+            {% endif %}
+            {% if 'cdc.committed_through=' not in description
                   and not run_query('select ' ~ landing_has_rows(format_id)).rows[0][0] %}
                 {% do cdc_set_table_properties(table, {'cdc.committed_through': landing_created_mark()}) %}
+                {% do cdc_forget_properties(relation) %}
             {% endif %}
         {% else %}
             {% do run_query('create table if not exists ' ~ table ~ ' (' ~ columns | join(', ') ~ ') using parquet'
                             ~ " tblproperties ('cdc.committed_through' = '" ~ landing_created_mark() ~ "')") %}
+            {% do adapter.cdc_cache_created(relation) %}
+            {% do cdc_forget_properties(relation) %}
         {% endif %}
     {% endfor %}
 {% endmacro %}
@@ -109,7 +121,7 @@
         {% do listed.append(name) %}
     {% endfor %}
     {% if listed | length == landing_added_columns() | length %}
-        {{ return(none) }}
+        {{ return(false) }}
     {% endif %}
     {% set present = run_query('select * from ' ~ table ~ ' limit 0').column_names | map('lower') | list %}
     {% set types = {} %}
@@ -123,6 +135,7 @@
     {% if missing %}
         {% do run_query('alter table ' ~ table ~ ' add columns (' ~ missing | join(', ') ~ ')') %}
     {% endif %}
+    {{ return(missing | length > 0) }}
 {% endmacro %}
 
 

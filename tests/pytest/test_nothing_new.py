@@ -374,10 +374,12 @@ def test_listed_table_properties_are_read_only_when_unambiguous():
 
 
 def test_a_build_sends_no_statement_that_would_change_nothing(built):
-    """dbt lists the schemas once per schema a build writes: Spark is asked once. The settings
-    the embedded profile gives the session (dynamic partition overwrite, LAST_WIN map keys) are
-    not set again by each partitioned insert and each run's landing hook; the overwrite stays
-    dynamic all the same: the state layer a small batch does not write keeps its rows."""
+    """dbt lists the schemas once per schema a build writes: Spark is asked once. The landing
+    schema, which dbt does not cache, is listed once too: the landing hook's listing answers
+    the staging models' lookups. The settings the embedded profile gives the session (dynamic
+    partition overwrite, LAST_WIN map keys) are not set again by each partitioned insert and
+    each run's landing hook; the overwrite stays dynamic all the same: the state layer a small
+    batch does not write keeps its rows."""
     pipeline, _ = built
     log = pipeline.work_dir / "logs" / "dbt.log"
     layers = "select state_layer, count(*) as n from {s}_staging.int_current_state_layers group by state_layer"
@@ -388,6 +390,9 @@ def test_a_build_sends_no_statement_that_would_change_nothing(built):
     text = log.read_text(encoding="utf-8")[start:]
     assert ran["int_current_state_layers"] != SKIP, ran
     assert "insert overwrite table" in text and text.count("show databases") == 1, text[-3000:]
+    landing = f"{pipeline.schema}_landing"
+    assert text.count(f"show table extended in {landing} like") == 1, text.count(f"show table extended in {landing}")
+    assert f"create schema if not exists {landing}" not in text
     assert "set spark.sql.sources.partitionOverwriteMode" not in text
     assert "set spark.sql.mapKeyDedupPolicy" not in text
     after = {row["state_layer"]: row["n"] for row in pipeline.sql(layers)}

@@ -102,6 +102,29 @@ class SparkCdcAdapter(SparkAdapter):
         self._cdc_listed_schemas = None
         super().create_schema(relation)
 
+    @available
+    def cdc_list_relations(self, schema: str) -> list | None:
+        """The tables and views of ``schema`` (each with its `show table extended`
+        description, ``information``), or None when the schema does not exist (asked of the
+        schemas listed once per invocation, list_schemas). Listed through dbt's list_relations,
+        which keeps the listing in the relation cache for the rest of the invocation once dbt
+        has populated it: the landing hook's listing then also answers every staging model's
+        lookup of its landing table, which listed the landing schema again (dbt caches only
+        the schemas a run writes). Temporary views (no schema) are left out."""
+        if schema.lower() not in {name.lower() for name in self.list_schemas("")}:
+            return None
+        return [relation for relation in self.list_relations(None, schema) if relation.schema]
+
+    @available
+    def cdc_cache_created(self, relation) -> str:  # type: ignore[no-untyped-def]
+        """Tell dbt's relation cache of a table created by a plain statement, when the cache
+        holds its schema (cdc_list_relations put it there): else a lookup later in the
+        invocation would not find the table. Without a description, its properties are read
+        from the catalog. Returns ''."""
+        if (None, relation.schema) in self.cache:
+            self.cache.add(relation)
+        return ""
+
     def drop_schema(self, relation) -> None:  # type: ignore[no-untyped-def]
         self._cdc_listed_schemas = None
         super().drop_schema(relation)
