@@ -35,6 +35,17 @@
 {% endmacro %}
 
 
+{#
+    A format's project landing table as a relation (schema `cdc_landing_schema`), for lookups
+    of its properties and for dbt's relation cache; not source(), which an `--empty` run
+    renders as a subquery.
+#}
+{% macro landing_table_relation(format_id) %}
+    {{ return(api.Relation.create(
+        schema=var('cdc_landing_schema'), identifier=cdc_format(format_id)['landing_table'], type='table')) }}
+{% endmacro %}
+
+
 {% macro landing_is_user_table(format_id) %}
     {%- set override = var('cdc_sources', {}).get(format_id, {}) -%}
     {{- return('schema' in override or 'identifier' in override) -}}
@@ -80,8 +91,7 @@
     {% endfor %}
     {% for format_id in cdc_enabled_formats() if not landing_is_user_table(format_id) %}
         {% set table = landing_relation_name(format_id) %}
-        {% set relation = api.Relation.create(
-            schema=var('cdc_landing_schema'), identifier=cdc_format(format_id)['landing_table'], type='table') %}
+        {% set relation = landing_table_relation(format_id) %}
         {% set description = existing.get(cdc_format(format_id)['landing_table'] | lower, none) %}
         {% if description is not none %}
             {% if cdc_add_missing_landing_columns(table, description) %}

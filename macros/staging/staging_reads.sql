@@ -158,10 +158,7 @@
     {%- if not execute or landing_is_user_table(format_id) -%}
         {{ return(none) }}
     {%- endif -%}
-    {#- the table itself, not source(): an `--empty` run renders that as a subquery -#}
-    {%- set landing = api.Relation.create(
-        schema=var('cdc_landing_schema'), identifier=cdc_format(format_id)['landing_table']) -%}
-    {{ return(cdc_normal_timestamp(cdc_table_property(landing, 'cdc.committed_through'))) }}
+    {{ return(cdc_normal_timestamp(cdc_table_property(landing_table_relation(format_id), 'cdc.committed_through'))) }}
 {% endmacro %}
 
 
