@@ -658,20 +658,19 @@
 
 
 {#
-    Whether `staged_events_since(event_classes, window)` holds no row, asked when the model
-    runs, before its statement is planned. A model that selects rare events (DDL, invalid
-    messages: most batches carry none) then writes `cdc_nothing_in_window_marker()` into its
-    SQL and skips its statement: only its read-through marks move on. One query per read
-    window and invocation lists the event classes the window's staged events hold (the
-    models that ask read the same window after the same staging run, and no staging table
-    changes while they run: they all run after every staging model); each asks that list.
-    False (no query) at parse time, in `dbt compile` and unit tests, on a full build, and when
-    the model is skipped anyway because nothing it reads changed (cdc_inputs_unchanged).
+    What the read window's staged events hold, asked when the model runs, before its
+    statement is planned: one row per event class and format, with the least and greatest
+    pairing key of those events: [[event_class, source_format, min pairing_key, max
+    pairing_key], ...]. One query per read window and invocation (the models that ask read the
+    same window after the same staging run, and no staging table changes while they run: they
+    all run after every staging model). None (no query) at parse time, in `dbt compile` and
+    unit tests, on a full build, and when the model is skipped anyway because nothing it
+    reads changed (cdc_inputs_unchanged).
 #}
-{% macro staged_events_none_since(event_classes, window) %}
+{% macro window_events_summary(window) %}
     {%- if not execute or flags.WHICH not in ('run', 'build') or not is_incremental()
           or cdc_in_unit_test() or cdc_inputs_unchanged() -%}
-        {{ return(false) }}
+        {{ return(none) }}
     {%- endif -%}
     {#- the staging tables from the graph, not ref(): the model need not ref them itself (it may
         read them through int_events_unioned, and its unit tests give only what it refs) -#}
@@ -679,17 +678,58 @@
     {%- for format_id in cdc_enabled_formats() -%}
         {%- set node = graph.nodes.get('model.' ~ project_name ~ '.' ~ cdc_format(format_id)['staging_model']) -%}
         {%- if node is none -%}
-            {{ return(false) }}
+            {{ return(none) }}
         {%- endif -%}
         {%- do relations.update({format_id: cdc_node_relation(node) | string}) -%}
     {%- endfor -%}
     {%- set window_events = staged_events_since(none, window, relations=relations) -%}
     {%- set known = cdc_run_properties() -%}
-    {%- set key = 'cdc.window_event_classes:' ~ local_md5(window_events) -%}
+    {%- set key = 'cdc.window_events_summary:' ~ local_md5(window_events) -%}
     {%- if key not in known -%}
         {%- do known.update({key: run_query(
-            'select distinct window_events.event_class from (' ~ window_events ~ ') as window_events'
-        ).columns[0].values() | list}) -%}
+            'select window_events.event_class, window_events.source_format,'
+            ~ ' min(window_events.pairing_key), max(window_events.pairing_key)'
+            ~ ' from (' ~ window_events ~ ') as window_events'
+            ~ ' group by window_events.event_class, window_events.source_format'
+        ).rows | map('list') | list}) -%}
     {%- endif -%}
-    {{ return(known[key] | select('in', event_classes) | list | length == 0) }}
+    {{ return(known[key]) }}
+{% endmacro %}
+
+
+{#
+    Whether `staged_events_since(event_classes, window)` holds no row (window_events_summary).
+    A model that selects rare events (DDL, invalid messages: most batches carry none) then
+    writes `cdc_nothing_in_window_marker()` into its SQL and skips its statement: only its
+    read-through marks move on. False when the summary is not asked.
+#}
+{% macro staged_events_none_since(event_classes, window) %}
+    {%- set summary = window_events_summary(window) -%}
+    {%- if summary is none -%}
+        {{ return(false) }}
+    {%- endif -%}
+    {{ return(summary | map(attribute=0) | select('in', event_classes) | list | length == 0) }}
+{% endmacro %}
+
+
+{#
+    SQL condition on `relation`'s staged events: its pairing key lies within the range of the
+    pairing keys of its format's update halves in the read window (window_events_summary).
+    A model that looks up the halves of the groups new halves touch adds it to that lookup:
+    the condition cannot drop a half of a touched group, and Parquet skips every file whose
+    keys lie outside the ranges (pairing keys such as DataWorks' sequenceId grow as they
+    land, so the earlier batches' files mostly do). `true` when the summary is not asked.
+#}
+{% macro window_pairing_key_ranges(relation, window) %}
+    {%- set summary = window_events_summary(window) -%}
+    {%- if summary is none -%}
+        {{ return('true') }}
+    {%- endif -%}
+    {%- set ranges = [] -%}
+    {%- for event_class, format_id, low, high in summary
+          if event_class == 'update_half' and format_id is not none and low is not none -%}
+        {%- do ranges.append('(' ~ relation ~ '.source_format = ' ~ cdc_sql_string(format_id)
+            ~ ' and ' ~ relation ~ '.pairing_key between ' ~ cdc_sql_string(low) ~ ' and ' ~ cdc_sql_string(high) ~ ')') -%}
+    {%- endfor -%}
+    {{ return('(' ~ (ranges | join(' or ') if ranges else 'false') ~ ')') }}
 {% endmacro %}

@@ -36,6 +36,9 @@ with halves as (
     -- touched_groups' plan (13 exchanges against 5 on a 1% increment of 1M messages,
     -- bench/results/2026-12-03-night-one-shuffle/). Distributed by group: see the full
     -- build's candidate_halves below.
+    -- The key ranges of the new halves (macro window_pairing_key_ranges) let Parquet skip
+    -- the earlier batches' files, which the join cannot: the lookup reads about the new
+    -- batches, not every half ever landed.
     candidate_halves as (
         select /*+ broadcast(touched_groups) */ halves.*
         from halves
@@ -44,6 +47,7 @@ with halves as (
                 halves.source_format = touched_groups.source_format
                 and halves.table_id = touched_groups.table_id
                 and halves.pairing_key = touched_groups.pairing_key
+        where {{ window_pairing_key_ranges('halves', window) }}
         distribute by halves.source_format, halves.table_id, halves.pairing_key
     ),
 {%- else %}

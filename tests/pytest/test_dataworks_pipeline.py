@@ -142,6 +142,53 @@ def test_redelivered_half_leaves_its_pair_emitted_once(seed_history):
     assert sorted(r["n"] for r in pairs) == [1, 1]
 
 
+def dataworks_half(op: str, sequence_id: str, comment: str, event_time: int) -> str:
+    """Seed 000's update half (op UPDATE_BEFOR or UPDATE_AFTER) with its own sequenceId."""
+    message = json.loads(fixture_message("dataworks/seed000_update_before.json"))
+    payload = message["payload"]
+    payload.pop("before")
+    payload["before" if op == "UPDATE_BEFOR" else "after"] = {"dataColumn": {"name": "joe", "comment": comment, "id": 1}}
+    payload.update({"op": op, "sequenceId": sequence_id})
+    payload["timestamp"]["eventTime"] = event_time
+    return json.dumps(message)
+
+
+def test_halves_are_looked_up_within_the_new_halves_key_range(make_pipeline):
+    """An incremental run looks up the halves of the groups its new halves touch within those
+    halves' pairing-key range (macro window_pairing_key_ranges), so Parquet can skip the
+    earlier batches' files: a half whose partner landed two batches before still pairs, once;
+    the range is the new batch's keys; a batch of other halves leaves the held one held.
+    (DataWorks quarantines a sequenceId that is not a number; the keys are written with
+    cdc_sql_string, as every value from data.)"""
+    pipeline = make_pipeline("halves_range", ONLY_DATAWORKS)
+    held_key = "1605339516000000009"
+    pipeline.land("dataworks", [
+        dataworks_half("UPDATE_BEFOR", "1605339516000000001", "a", 1605339934001),
+        dataworks_half("UPDATE_AFTER", "1605339516000000001", "b", 1605339934001),
+        dataworks_half("UPDATE_BEFOR", held_key, "b", 1605339934002),
+    ])
+    pipeline.build()
+    pipeline.land("dataworks", [
+        dataworks_half("UPDATE_BEFOR", "1605339516000000003", "b", 1605339934003),
+        dataworks_half("UPDATE_AFTER", "1605339516000000003", "c", 1605339934003),
+    ])
+    pipeline.build()
+    assert [r["pairing_key"] for r in pipeline.sql("select pairing_key from {s}.unpaired_update_halves")] == [held_key]
+    pipeline.land("dataworks", [dataworks_half("UPDATE_AFTER", held_key, "d", 1605339934004)])
+    pipeline.build()
+    lookup = (pipeline.work_dir / "target" / "run" / "cdc_changelog" / "models" / "intermediate"
+              / "int_update_halves_paired.sql").read_text(encoding="utf-8")
+    ranges = [line.strip() for line in lookup.splitlines() if "pairing_key between" in line]
+    assert ranges == ["where ((halves.source_format = 'dataworks' and halves.pairing_key between "
+                      "'1605339516000000009' and '1605339516000000009'))"], ranges
+    pairs = pipeline.sql("select pairing_key, count(*) as n from {s}_staging.int_update_halves_paired group by pairing_key")
+    assert sorted((r["pairing_key"], r["n"]) for r in pairs) == sorted(
+        [("1605339516000000001", 1), ("1605339516000000003", 1), (held_key, 1)])
+    assert pipeline.sql("select * from {s}.unpaired_update_halves") == []
+    state = pipeline.sql("select row_image from {s}.current_state")
+    assert [r["row_image"]["comment"] for r in state] == ["d"]
+
+
 def test_ddl_lands_in_schema_changes_with_decoded_ddl_meta(seed_history):
     pipeline, _ = seed_history
     rows = pipeline.sql("select * from {s}.schema_changes")
