@@ -733,3 +733,64 @@
     {%- endfor -%}
     {{ return('(' ~ (ranges | join(' or ') if ranges else 'false') ~ ')') }}
 {% endmacro %}
+
+
+{#
+    The range of source positions of the changes a run of int_redelivered_changes reads as
+    new (the staged changes and the derived models' changes in the read window: the rows of
+    its `new_changes`), per format: {source_format: [least, greatest]}, a null position
+    counted as '' (as macro change_id hashes it). Asked when the model runs, before its
+    statement is planned; none (no query) where window_events_summary asks none.
+#}
+{% macro new_change_position_ranges(window) %}
+    {%- if not execute or flags.WHICH not in ('run', 'build') or not is_incremental()
+          or cdc_in_unit_test() or cdc_inputs_unchanged() -%}
+        {{ return(none) }}
+    {%- endif -%}
+    {%- set query -%}
+        select new_changes.source_format, min(new_changes.position), max(new_changes.position)
+        from (
+            select staged.source_format, coalesce(staged.source_position, '') as position
+            from ({{ staged_events_since(['change'], window) }}) as staged
+            {%- for derived_model in derived_change_models() %}
+            union all
+            select derived.source_format, coalesce(derived.source_position, '') as position
+            from {{ ref(derived_model) }} as derived
+            where {{ landed_since_mark('derived', window) }}
+            {%- endfor %}
+        ) as new_changes
+        group by new_changes.source_format
+    {%- endset -%}
+    {%- set ranges = {} -%}
+    {%- for row in run_query(query).rows -%}
+        {%- do ranges.update({row[0]: [row[1], row[2]]}) -%}
+    {%- endfor -%}
+    {{ return(ranges) }}
+{% endmacro %}
+
+
+{#
+    SQL condition on `relation`'s changes: the change may be an earlier copy of a new one,
+    because its format and source position are within `ranges` (new_change_position_ranges).
+    A copy has its change's change_id, which hashes the format and the position: no copy is
+    outside. Parquet skips the files whose position statistics lie outside the ranges, so
+    the search for earlier copies reads about the new batches' files where positions grow as
+    they land. `true` when `ranges` is none, `false` when it is empty (no new change).
+#}
+{% macro earlier_copy_positions(relation, ranges) %}
+    {%- if ranges is none -%}
+        {{ return('true') }}
+    {%- endif -%}
+    {%- set terms = [] -%}
+    {%- for format_id, bounds in ranges.items() -%}
+        {%- set position = relation ~ '.source_position' -%}
+        {%- set within = position ~ ' between ' ~ cdc_sql_string(bounds[0]) ~ ' and ' ~ cdc_sql_string(bounds[1]) -%}
+        {%- if bounds[0] == '' -%}
+            {%- set within = '(' ~ within ~ ' or ' ~ position ~ ' is null)' -%}
+        {%- endif -%}
+        {%- set format_condition = relation ~ '.source_format '
+            ~ ('is null' if format_id is none else '= ' ~ cdc_sql_string(format_id)) -%}
+        {%- do terms.append('(' ~ format_condition ~ ' and ' ~ within ~ ')') -%}
+    {%- endfor -%}
+    {{ return('(' ~ (terms | join(' or ') if terms else 'false') ~ ')') }}
+{% endmacro %}
