@@ -12,8 +12,6 @@
 -- The copy kept of a change_id is the first staged: one an earlier run read, if any; else this
 -- run's first by sort_key (then event id). Usually empty: this model mostly reads ids.
 {%- set window = read_window() %}
-{#- an earlier copy has its change's format and source position: the search reads those ranges #}
-{%- set new_positions = new_change_position_ranges(window) %}
 with new_changes as (
     select
         staged.event_id,
@@ -40,22 +38,18 @@ with new_changes as (
     -- noqa: enable=LT02
 ),
 
--- The changes earlier runs read (only their ids are compared), within the new changes'
--- position ranges (macro earlier_copy_positions): Parquet skips the earlier batches' files.
+-- The changes earlier runs read (only their ids are compared).
 earlier_changes as (
     select staged.change_id
     from (
         {{ staged_events_since(['change'], window, before_window=true) }}
     ) as staged
-    where {{ earlier_copy_positions('staged', new_positions) }}
     -- noqa: disable=LT02
     {%- for derived_model in derived_change_models() %}
     union all
     select derived.change_id
     from {{ ref(derived_model) }} as derived
-    where
-        {{ landed_before_window('derived', window) }}
-        and {{ earlier_copy_positions('derived', new_positions) }}
+    where {{ landed_before_window('derived', window) }}
     {%- endfor %}
     -- noqa: enable=LT02
 ),
