@@ -660,8 +660,9 @@
 {#
     What the read window's staged events hold, asked when the model runs, before its
     statement is planned: one row per event class and format, with the least and greatest
-    pairing key of those events: [[event_class, source_format, min pairing_key, max
-    pairing_key], ...]. One query per read window and invocation (the models that ask read the
+    pairing key of those events and how many carry a ddl_meta: [[event_class, source_format,
+    min pairing_key, max pairing_key, ddl_meta count], ...]. One query per read window and
+    invocation (the models that ask read the
     same window after the same staging run, and no staging table changes while they run: they
     all run after every staging model). None (no query) at parse time, in `dbt compile` and
     unit tests, on a full build, and when the model is skipped anyway because nothing it
@@ -688,7 +689,7 @@
     {%- if key not in known -%}
         {%- do known.update({key: run_query(
             'select window_events.event_class, window_events.source_format,'
-            ~ ' min(window_events.pairing_key), max(window_events.pairing_key)'
+            ~ ' min(window_events.pairing_key), max(window_events.pairing_key), count(window_events.ddl_meta)'
             ~ ' from (' ~ window_events ~ ') as window_events'
             ~ ' group by window_events.event_class, window_events.source_format'
         ).rows | map('list') | list}) -%}
@@ -713,6 +714,24 @@
 
 
 {#
+    Whether an event of `event_classes` in the read window may carry a ddl_meta (DataWorks'
+    ddlMeta, which schema_changes decodes with a Python UDF): false only when
+    window_events_summary shows that none does, so the model can leave the UDF out and start
+    no Python worker; true when the summary is not asked.
+#}
+{% macro window_events_carry_ddl_meta(event_classes, window) %}
+    {%- set summary = window_events_summary(window) -%}
+    {%- if summary is none -%}
+        {{ return(true) }}
+    {%- endif -%}
+    {%- for row in summary if row[0] in event_classes and row[4] > 0 -%}
+        {{ return(true) }}
+    {%- endfor -%}
+    {{ return(false) }}
+{% endmacro %}
+
+
+{#
     SQL condition on `relation`'s staged events: its pairing key lies within the range of the
     pairing keys of its format's update halves in the read window (window_events_summary).
     A model that looks up the halves of the groups new halves touch adds it to that lookup:
@@ -726,7 +745,7 @@
         {{ return('true') }}
     {%- endif -%}
     {%- set ranges = [] -%}
-    {%- for event_class, format_id, low, high in summary
+    {%- for event_class, format_id, low, high, _ddl_metas in summary
           if event_class == 'update_half' and format_id is not none and low is not none -%}
         {%- do ranges.append('(' ~ relation ~ '.source_format = ' ~ cdc_sql_string(format_id)
             ~ ' and ' ~ relation ~ '.pairing_key between ' ~ cdc_sql_string(low) ~ ' and ' ~ cdc_sql_string(high) ~ ')') -%}

@@ -16,10 +16,16 @@ with ddl_events as (
     {{ staged_events_since(['schema_change', 'truncate'], window) }}
 ),
 
+-- (when no event in the read window carries a ddlMeta, the UDF is left out: no Python worker
+-- is started for a batch whose DDL comes from other formats)
 decoded as (
     select
         ddl_events.*,
-        cdc_decode_ddl_meta(ddl_meta) as ddl_meta_result
+        {%- if window_events_carry_ddl_meta(['schema_change', 'truncate'], window) %}
+            cdc_decode_ddl_meta(ddl_meta) as ddl_meta_result
+        {%- else %}
+            cast(null as struct<decoded_json: string, error: string>) as ddl_meta_result
+        {%- endif %}
     from ddl_events
 ),
 

@@ -158,7 +158,8 @@ def test_halves_are_looked_up_within_the_new_halves_key_range(make_pipeline):
     halves' pairing-key range (macro window_pairing_key_ranges), so Parquet can skip the
     earlier batches' files: a half whose partner landed two batches before still pairs, once;
     the range is the new halves' keys; a batch of other halves leaves the held one held; a
-    copy of a change two batches old, landed beside the last half, is left out once.
+    copy of a change two batches old, landed beside the last half, is left out once; a DDL
+    with a ddlMeta in an incremental build is decoded.
     (DataWorks quarantines a sequenceId that is not a number; the keys are written with
     cdc_sql_string, as every value from data.)"""
     pipeline = make_pipeline("halves_range", ONLY_DATAWORKS)
@@ -174,8 +175,13 @@ def test_halves_are_looked_up_within_the_new_halves_key_range(make_pipeline):
     pipeline.land("dataworks", [
         dataworks_half("UPDATE_BEFOR", "1605339516000000003", "b", 1605339934003),
         dataworks_half("UPDATE_AFTER", "1605339516000000003", "c", 1605339934003),
+        fixture_message("dataworks/seed000_ddl_alter.json"),
     ])
     pipeline.build()
+    # a DDL whose ddlMeta lands in an incremental build is decoded by the UDF
+    # (macro window_events_carry_ddl_meta; test_nothing_new.py: a DDL without one is not)
+    assert [(r["statement_kind"], r["ddl_meta_error"]) for r in pipeline.sql(
+        "select statement_kind, ddl_meta_error from {s}.schema_changes")] == [("alter_table", None)]
     assert [r["pairing_key"] for r in pipeline.sql("select pairing_key from {s}.unpaired_update_halves")] == [held_key]
     pipeline.land("dataworks", [insert, dataworks_half("UPDATE_AFTER", held_key, "d", 1605339934004)])
     pipeline.build()

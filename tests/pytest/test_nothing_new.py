@@ -442,3 +442,30 @@ def test_a_small_batch_is_built_without_generated_code_unless_told_otherwise(bui
     monkeypatch.setenv("CDC_WHOLE_STAGE_CODEGEN", "true")
     build_a_batch()
     assert codegen_settings() == ("true", "NO_CODEGEN")
+
+
+def test_ddl_without_ddl_meta_is_staged_without_the_python_udf(make_pipeline):
+    """A batch whose DDL carries no ddlMeta (Canal's) builds schema_changes without the Python
+    UDF that decodes DataWorks' ddlMeta (macro window_events_carry_ddl_meta), so no Python
+    worker is started for it: its insert names no cdc_decode_ddl_meta, and the DDL lands with
+    the nulls the UDF gives a missing ddlMeta."""
+    pipeline = make_pipeline("ddl_no_meta", {"cdc_formats": ["canal"]})
+    pipeline.land("canal", SAMPLE)
+    pipeline.build()
+    es = 1_800_000_003_000
+    pipeline.land("canal", [json.dumps({
+        "data": None, "database": "store", "es": es, "id": es, "isDdl": True, "mysqlType": None, "old": None,
+        "pkNames": None, "sql": "ALTER TABLE products ADD COLUMN colour varchar(16)", "sqlType": None,
+        "table": "products", "ts": es, "type": "ALTER",
+    })])
+    pipeline.build()
+    inserts = [s for s in last_invocation_statements(pipeline) if "insert into table" in s and ".schema_changes" in s]
+    assert len(inserts) == 1 and "cdc_decode_ddl_meta(" not in inserts[0], inserts
+    assert "cast(null as struct<decoded_json: string, error: string>) as ddl_meta_result" in inserts[0]
+    rows = pipeline.sql("""
+        select table_id, operation, ddl_meta_decoded, ddl_meta_error, statement_kind from {s}.schema_changes
+        where ddl_text = 'ALTER TABLE products ADD COLUMN colour varchar(16)'
+    """)
+    assert rows == [{"table_id": "store.products", "operation": "alter", "ddl_meta_decoded": None,
+                     "ddl_meta_error": None, "statement_kind": None}], rows
+
