@@ -60,45 +60,43 @@ def test_warm_builds(make_pipeline):
     (pipeline.work_dir / "logs" / "dbt.log").rename("/tmp/exp15/last-dbt.log")
 
 
-def test_explain_times(make_pipeline):
-    from pyspark.sql import SparkSession
-    pipeline = make_pipeline("exp15e", VARS)
-    for batch in range(0, 4):
+def built_inserts(make_pipeline, name, batches):
+    """A pipeline with `batches` batches of every format built; the insert statements of
+    its last build (dbt's target/run files)."""
+    pipeline = make_pipeline(name, VARS)
+    for batch in range(0, batches):
         for fmt in FORMATS:
             pipeline.land(fmt, lines(batch, fmt), name=f"b{batch}-{fmt}.jsonl")
         pipeline.build()
+    run = pipeline.work_dir / "target" / "run" / "cdc_changelog" / "models"
+    inserts = []
+    for path in sorted(glob.glob(str(run / "*" / "*.sql")) + glob.glob(str(run / "staging" / "*" / "*.sql"))):
+        text = open(path).read().strip()
+        if text.startswith("insert"):
+            inserts.append((os.path.basename(path), text))
+    return inserts
+
+
+def test_explain_times(make_pipeline):
+    from pyspark.sql import SparkSession
+    inserts = built_inserts(make_pipeline, "exp15e", 4)
     spark = SparkSession.builder.getOrCreate()
-    run = sorted(glob.glob(str(pipeline.work_dir / "target" / "run" / "cdc_changelog" / "models" / "*" / "*.sql"))
-                 + glob.glob(str(pipeline.work_dir / "target" / "run" / "cdc_changelog" / "models" / "staging" / "*" / "*.sql")))
     with open(os.environ.get("AB_OUT", "/tmp/exp15/out.txt"), "a") as out:
-        for path in run:
-            text = open(path).read().strip()
-            if not text.startswith("insert"):
-                continue
+        for name, text in inserts:
             ts = []
             for _ in range(3):
                 s = time.monotonic()
                 spark.sql("explain " + text).collect()
                 ts.append(round(time.monotonic() - s, 3))
-            # a select of the query part, executed to a noop sink
-            out.write(f"explain {ts} {os.path.basename(path)}\n")
+            out.write(f"explain {ts} {name}\n")
 
 
 def test_phase_times(make_pipeline):
     from pyspark.sql import SparkSession
-    pipeline = make_pipeline("exp15p", VARS)
-    for batch in range(0, 3):
-        for fmt in FORMATS:
-            pipeline.land(fmt, lines(batch, fmt), name=f"b{batch}-{fmt}.jsonl")
-        pipeline.build()
+    inserts = built_inserts(make_pipeline, "exp15p", 3)
     spark = SparkSession.builder.getOrCreate()
-    run = sorted(glob.glob(str(pipeline.work_dir / "target" / "run" / "cdc_changelog" / "models" / "*" / "*.sql"))
-                 + glob.glob(str(pipeline.work_dir / "target" / "run" / "cdc_changelog" / "models" / "staging" / "*" / "*.sql")))
     with open(os.environ.get("AB_OUT", "/tmp/exp15/out.txt"), "a") as out:
-        for path in run:
-            text = open(path).read().strip()
-            if not text.startswith("insert"):
-                continue
+        for name, text in inserts:
             select = text[text.index("select "):]
             try:
                 spark.sql(select)
@@ -122,6 +120,6 @@ def test_phase_times(make_pipeline):
                 r = rules.apply(k)
                 rs.append((r.totalTimeNs() / 1e6, r.numInvocations(), k.split(".")[-1]))
             rs.sort(reverse=True)
-            out.write(f"phases {ph} {os.path.basename(path)} rules-total {sum(r[0] for r in rs):.0f}ms\n")
+            out.write(f"phases {ph} {name} rules-total {sum(r[0] for r in rs):.0f}ms\n")
             for r in rs[:6]:
                 out.write(f"     {r[0]:7.1f} ms {r[1]:4d} {r[2]}\n")
