@@ -403,6 +403,22 @@ def test_a_build_sends_no_statement_that_would_change_nothing(built):
     assert prices == [{"price": "3.33"}]
 
 
+def test_partitioned_tables_are_written_without_sorting_every_row_by_the_partition(built):
+    # A layers model's insert writes one partition value (and the delta layer's placeholder
+    # row): Spark sorted its whole output by that column before writing, unless the session
+    # keeps a file open per partition value (profiles.yml, maxConcurrentOutputFileWriters).
+    from pyspark.sql import SparkSession
+
+    pipeline, _ = built
+    spark = SparkSession.builder.getOrCreate()
+    for table, partition in (("int_current_state_layers", "state_layer"), ("int_row_history_layers", "state_layer"),
+                             ("int_stream_batches", "source_format")):
+        name = f"{pipeline.schema}_staging.{table}"
+        plan = spark.sql(f"explain insert overwrite table {name} select * from {name}").first()[0]
+        assert "InsertIntoHadoopFsRelationCommand" in plan and partition in plan, plan
+        assert "Sort [" not in plan, plan
+
+
 def codegen_settings() -> tuple[str, str]:
     from pyspark.sql import SparkSession
 
