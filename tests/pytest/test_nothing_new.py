@@ -5,7 +5,8 @@ properties `cdc.version` / `cdc.inputs`, python_udfs/dbt_plugin/include/macros/
 skip_unchanged.sql); data tests that already passed on the same model versions are not run
 again unless `cdc_full_checks` is set. These tests check that a skip never hides new data,
 a run that did not record its inputs (failed or killed) runs again, and full checks run
-every test.
+every test. The session's write settings (profiles.yml) are checked on the tables built here:
+partitioned inserts plan no sort, and Parquet drops a dictionary past 64 KiB.
 """
 
 from __future__ import annotations
@@ -417,6 +418,25 @@ def test_partitioned_tables_are_written_without_sorting_every_row_by_the_partiti
         plan = spark.sql(f"explain insert overwrite table {name} select * from {name}").first()[0]
         assert "InsertIntoHadoopFsRelationCommand" in plan and partition in plan, plan
         assert "Sort [" not in plan, plan
+
+
+def test_parquet_drops_a_column_dictionary_past_64_kib_and_keeps_a_small_one(built, tmp_path):
+    # The session's writes (profiles.yml, parquet.dictionary.page.size): 2,000 ids of 64
+    # characters, ten rows each (a 136 KiB dictionary, which Parquet's default of 1 MiB would
+    # keep), are written without a dictionary; a column of three values keeps its own.
+    import pyarrow.parquet as pq
+    from pyspark.sql import SparkSession
+
+    spark = SparkSession.builder.getOrCreate()
+    rows = spark.range(20_000).selectExpr(
+        "sha2(cast(id % 2000 as string), 256) as change_id", "cast(id % 3 as string) as operation"
+    )
+    rows.coalesce(1).write.parquet(str(tmp_path / "written"))
+    (path,) = (tmp_path / "written").glob("*.parquet")
+    row_group = pq.ParquetFile(path).metadata.row_group(0)
+    has_dictionary = {row_group.column(i).path_in_schema: row_group.column(i).has_dictionary_page
+                      for i in range(row_group.num_columns)}
+    assert has_dictionary == {"change_id": False, "operation": True}
 
 
 def codegen_settings() -> tuple[str, str]:

@@ -1,5 +1,6 @@
 """The paired 1M mixed runs of this folder side by side: old (HEAD) and new (the change),
-in the order they ran (1m-main-res-*.json new first, 1m-main-res2-*.json old first).
+in the order they ran: res-* and dict-* new first, res2-* and dict2-* old first. res*: the
+partitioned writes without a sort (old 574dfdf); dict*: the 64 KiB dictionaries (old 57199bb).
 
     python3 bench/results/2026-12-06-sixteenth/compare.py
 """
@@ -7,7 +8,7 @@ import json
 from pathlib import Path
 
 HERE = Path(__file__).parent
-for old, new in (("res-old", "res-new"), ("res2-old", "res2-new")):
+for old, new in (("res-old", "res-new"), ("res2-old", "res2-new"), ("dict-old", "dict-new"), ("dict2-old", "dict2-new")):
     data = {s: json.loads((HERE / f"1m-main-{s}.json").read_text()) for s in (old, new)}
     runs = {s: d["results"]["main"] for s, d in data.items()}
     figures = {s: d["figures"] for s, d in data.items()}
@@ -17,6 +18,8 @@ for old, new in (("res-old", "res-new"), ("res2-old", "res2-new")):
         print(f"  {k:30s} {figures[old]['main'][k]:8} {figures[new]['main'][k]:8}")
     for k in ("full_build_cpu_seconds", "incremental_cpu_seconds", "incremental_vs_full_cpu"):
         print(f"  {k:30s} {figures[old]['main_cpu'][k]:8} {figures[new]['main_cpu'][k]:8}")
+    staging = [sum(v for m, v in runs[s]["build_models"].items() if m.startswith("stg_")) for s in (old, new)]
+    print(f"  build staging models, summed     {staging[0]:7.2f} {staging[1]:7.2f}")
     for step in ("build_models", "increment_models"):
         for model in ("int_current_state_layers", "int_row_history_layers", "int_stream_batches"):
             print(f"  {step[:5]} {model:28s} {runs[old][step][model]:7.2f} {runs[new][step][model]:7.2f}")

@@ -1,6 +1,11 @@
 """JFR samples grouped by the SQL execution (eventlog) they fall in; top self methods and
 top 'inclusive' frames of Spark expression classes per execution."""
-import collections, json, re, sys, datetime
+import collections
+import datetime
+import json
+import re
+import sys
+
 jfr_txt, eventlog = sys.argv[1], sys.argv[2]
 want = sys.argv[3] if len(sys.argv) > 3 else None
 execs = []
