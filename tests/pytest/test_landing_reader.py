@@ -36,6 +36,9 @@ AWKWARD = (
     # invalid UTF-8 of every kind (truncated, overlong, surrogate, beyond U+10FFFF, stray
     # continuation bytes): replaced exactly as Python's errors="replace" does
     b'\xf0\x9f\x98x\n\xc0\xafx\n\xed\xa0\x80x\n\xf4\x90\x80\x80x\n\xe0\x80\xafx\na\x80\x80b\n\xc2\n'
+    # blank is ASCII whitespace alone (form feed, vertical tab too; `f` is no whitespace), and
+    # a line break of Unicode (U+2028, U+0085) is text, also last on a line after a CR
+    b'\x0c\x0b \nff\n\xe2\x80\xa8\n\xc2\x85\n{"e":1}\r\xe2\x80\xa8\n'
     b'{"last":"no newline"}'
 )
 
