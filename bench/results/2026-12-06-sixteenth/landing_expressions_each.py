@@ -7,17 +7,12 @@ import sys
 import time
 from pathlib import Path
 
-from pyspark.sql import SparkSession
 from pyspark.sql import functions as F
 
-stream = Path(sys.argv[1])
-spark = (SparkSession.builder.master("local[2]").config("spark.driver.memory", "4g")
-         .config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "8").getOrCreate())
-spark.sparkContext.setLogLevel("ERROR")
-files = [str(p) for p in sorted(stream.glob("batch-0/*/*"))]
-read = spark.read.option("lineSep", "\n").text(files)
-PATTERN = r'^\s*\{\s*"topic"\s*:'
-WS = " \\t\\n\\r\\u000B\\u000C"
+sys.path.insert(0, str(Path(__file__).parent))
+from landing_expressions import PATTERN, WS, stream_lines  # noqa: E402
+
+read = stream_lines(Path(sys.argv[1]))
 v = F.col("value")
 first = F.substring(v, 1, 1)
 exprs = {
