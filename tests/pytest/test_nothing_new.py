@@ -5,8 +5,9 @@ properties `cdc.version` / `cdc.inputs`, python_udfs/dbt_plugin/include/macros/
 skip_unchanged.sql); data tests that already passed on the same model versions are not run
 again unless `cdc_full_checks` is set. These tests check that a skip never hides new data,
 a run that did not record its inputs (failed or killed) runs again, and full checks run
-every test. The session's write settings (profiles.yml) are checked on the tables built here:
-partitioned inserts plan no sort, and Parquet drops a dictionary past 64 KiB.
+every test. The session's write settings (profiles.yml) are checked here too: the inserts into
+the partitioned tables built here plan no sort, and a Parquet write drops a dictionary past
+64 KiB.
 """
 
 from __future__ import annotations
