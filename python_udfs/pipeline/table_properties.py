@@ -14,12 +14,25 @@ are left out. It is always read afresh (the catalog's table lookup is not cached
 Writes (`alter ... set tblproperties`, about 20 a warm batch: each model's new version and
 marks, the data tests' memory, the landing's commit mark) run the command Spark would plan
 for that statement directly, without the statement around it.
+
+A write to a table also clears the table's size statistics in a metastore only this session
+uses (NO_SIZE_STATISTICS): Hive recounts a table's files at every change to it and Spark
+takes that count as the table's statistics, which every insert then writes off again: one
+more metastore change per insert (docs/operations.md, "Tables without size statistics").
 """
 
 from __future__ import annotations
 
 import json
 from typing import Any
+
+# Written with every property write to a table in a metastore of its own (metastore_is_own):
+# Hive recounts a table's files (numFiles, totalSize) at every change to the table unless the
+# change carries DO_NOT_UPDATE_STATS (which Hive then drops), and Spark reads a totalSize above
+# zero as the table's statistics. An insert into a table with statistics writes them off (a
+# metastore change, which Hive answers with a recount); without them Spark sizes the table
+# from its files, as it does for any table it has no statistics of.
+NO_SIZE_STATISTICS = {"DO_NOT_UPDATE_STATS": "true", "totalSize": "0", "numFiles": "0"}
 
 
 def read_table_properties(spark: Any, schema: str, name: str) -> dict[str, str]:
@@ -68,8 +81,42 @@ def write_table_properties(spark: Any, table: str, properties: dict[str, str], i
     session = spark._jsparkSession
     jvm = spark._jvm
     identifier = session.sessionState().sqlParser().parseTableIdentifier(table)
-    values = jvm.org.apache.spark.api.python.PythonUtils.toScalaMap({str(k): str(v) for k, v in properties.items()})
+    written = {str(k): str(v) for k, v in properties.items()}
+    if not is_view and metastore_is_own(spark) and not _is_partitioned(spark, identifier):
+        written.update(NO_SIZE_STATISTICS)
+    values = jvm.org.apache.spark.api.python.PythonUtils.toScalaMap(written)
     jvm.org.apache.spark.sql.execution.command.AlterTableSetPropertiesCommand(identifier, values, is_view).run(session)
+
+
+# Whether a table is partitioned, by qualified name, looked up once per process: a property
+# write is then one metastore lookup, as the command's own. (A table recreated with another
+# partitioning under the same name is only written differently: Hive keeps a partitioned
+# table's DO_NOT_UPDATE_STATS as a plain property, and an unpartitioned table keeps its
+# statistics.)
+_PARTITIONED: dict[str, bool] = {}
+
+
+def _is_partitioned(spark: Any, identifier: Any) -> bool:
+    """Whether the table ``identifier`` (a TableIdentifier) has partition columns. Hive keeps
+    no table-level count for a partitioned table, so it would never drop the marker."""
+    catalog = spark._jsparkSession.sessionState().catalog()
+    database = identifier.database().get() if identifier.database().isDefined() else catalog.getCurrentDatabase()
+    key = f"{database}.{identifier.table()}".lower()
+    if key not in _PARTITIONED:
+        table = catalog.getTableRawMetadata(identifier)
+        _PARTITIONED[key] = bool(table.partitionColumnNames().nonEmpty())
+    return _PARTITIONED[key]
+
+
+def metastore_is_own(spark: Any) -> bool:
+    """Whether the session's catalog is a Hive metastore that runs inside this session (the
+    embedded Derby one: no `hive.metastore.uris`). Only there are a table's size statistics
+    cleared (NO_SIZE_STATISTICS): a shared metastore may serve other engines that plan with
+    them, and another catalog would keep Hive's names as plain properties."""
+    if spark.conf.get("spark.sql.catalogImplementation", "in-memory") != "hive":
+        return False
+    uris = spark.sparkContext._jsc.hadoopConfiguration().get("hive.metastore.uris") or ""
+    return not uris.strip() and not spark.conf.get("spark.hadoop.hive.metastore.uris", "").strip()
 
 
 def sql_property_assignments(properties: dict[str, str]) -> str:

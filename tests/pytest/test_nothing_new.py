@@ -15,6 +15,8 @@ from __future__ import annotations
 import json
 import re
 import time
+from pathlib import Path
+from urllib.parse import urlparse
 
 import pytest
 
@@ -438,6 +440,41 @@ def test_parquet_drops_a_column_dictionary_past_64_kib_and_keeps_a_small_one(bui
     has_dictionary = {row_group.column(i).path_in_schema: row_group.column(i).has_dictionary_page
                       for i in range(row_group.num_columns)}
     assert has_dictionary == {"change_id": False, "operation": True}
+
+
+def test_tables_keep_no_size_statistics_and_an_insert_leaves_them_so(built):
+    # Hive recounts a table's files at every change and Spark takes the count as the table's
+    # statistics, which each insert then writes off: a metastore change per insert. Every
+    # property write clears them (table_properties.NO_SIZE_STATISTICS, this embedded
+    # metastore only), so a table the builds wrote has none, another insert leaves it so, Hive's
+    # names never show among its properties, and Spark sizes it from its files.
+    from pyspark.sql import SparkSession
+
+    from python_udfs.pipeline.table_properties import NO_SIZE_STATISTICS, read_table_properties
+
+    pipeline, _ = built
+    spark = SparkSession.builder.getOrCreate()
+    external = spark._jsparkSession.sharedState().externalCatalog()
+    tables = [(schema, row["tableName"]) for schema in (pipeline.schema, f"{pipeline.schema}_staging",
+                                                        f"{pipeline.schema}_landing")
+              for row in spark.sql(f"show tables in {schema}").collect() if not row["isTemporary"]]
+    checked = []
+    for schema, name in tables:
+        table = external.getTable(schema, name)
+        if table.tableType().name() == "VIEW":
+            continue
+        assert not table.stats().isDefined(), (schema, name, table.stats().get().simpleString())
+        assert not set(read_table_properties(spark, schema, name)) & set(NO_SIZE_STATISTICS), (schema, name)
+        checked.append((schema, name, table.partitionColumnNames().nonEmpty()))
+    assert {name for _, name, _ in checked} >= {"stg_canal__events", "int_current_state_layers", "raw_canal"}
+    assert any(partitioned for *_, partitioned in checked)
+    staged = f"{pipeline.schema}_staging.stg_canal__events"
+    spark.sql(f"insert into {staged} select * from {staged} where false")
+    assert not external.getTable(f"{pipeline.schema}_staging", "stg_canal__events").stats().isDefined()
+    location = Path(urlparse(str(external.getTable(f"{pipeline.schema}_staging", "stg_canal__events")
+                                 .storage().locationUri().get())).path)
+    files = sum(f.stat().st_size for f in location.iterdir() if f.is_file() and not f.name.startswith(("_", ".")))
+    assert spark.table(staged)._jdf.queryExecution().optimizedPlan().stats().sizeInBytes() == files > 0
 
 
 def codegen_settings() -> tuple[str, str]:
