@@ -25,6 +25,7 @@ from pathlib import Path, PurePosixPath
 
 from .codegen import SMALL_BATCH_MESSAGES
 from .landing import GLOB_CHARS, default_landing_paths, environment_defaults, is_uri, land_formats
+from .warm_up import WARM_UP_BUILDS
 
 
 def find_project_dir(start: Path) -> Path:
@@ -204,7 +205,7 @@ def command_watch(project_dir: Path, paths: list[str], format_id: str | None, ar
         return warm_up(
             spark_session(), project_dir, run_dbt, dbt_command=args.dbt_command, dbt_args=args.dbt_args or [],
             settings=settings, scratch_dir=scratch_dir, interrupted=interrupted,
-            compaction=compaction_settings(settings),
+            compaction=compaction_settings(settings), builds=args.warm_up_builds,
         )
 
     batches = watch(
@@ -473,6 +474,9 @@ def main(argv: list[str] | None = None) -> int:
     watch.add_argument("--no-warm-up", dest="warm_up", action="store_false",
                        help="do not warm the session up on the bundled samples while no file is due "
                             "(scratch schemas <schema>_warm_up*; python_udfs/pipeline/warm_up.py)")
+    watch.add_argument("--warm-up-builds", type=int, default=WARM_UP_BUILDS,
+                       help="builds of the warm-up, the bundled samples split into as many parts "
+                            f"(default {WARM_UP_BUILDS}; at least 1; --no-warm-up for none)")
     dbt = commands.add_parser("dbt", help="run a dbt command in this process")
     dbt.add_argument("dbt_args", nargs=argparse.REMAINDER)
     commands.add_parser("summary", help="print change-log and current-state figures")

@@ -4,10 +4,18 @@ The first batch a watch builds after its start costs about twice a later one: th
 still compiling Spark's analyzer, optimizer and interpreted expressions, and dbt's first
 invocation parses the project (bench/SUMMARY.md, 2026-12-05). So once the watch has run its
 first cycle and finds nothing new to land, it builds the project's bundled samples
-(``samples/<format>/`` of every enabled format) twice, the way a batch is built: each
-JSON-lines file split in halves (a binary file lands whole with the first half), so the
-second build runs the incremental paths. Measured on a 1,000-message batch of five formats
-(a fresh process, one run each): built cold in 42.8 s, after this warm-up in 27.2 s.
+(``samples/<format>/`` of every enabled format) the way batches are built: each JSON-lines
+file split into ``WARM_UP_BUILDS`` consecutive parts, one build each (a binary file lands
+whole with the first part), so every build after the first runs the incremental paths.
+Measured on a 1,000-message batch of five formats (a fresh process, one run each): built
+cold in 42.8 s, after a warm-up of two builds in 27.2 s.
+
+Two builds were not enough: HotSpot keeps compiling Spark's planner for about twenty
+1,000-message batches after a start. In a watch without a warm-up its compile time fell from
+26 s in the second batch to 12.6 s in the fifth and 1.4-3 s by the twentieth, and a batch from
+24 s to 10-12 s (bench/results/2026-12-07-eighteenth/). Every warm-up build plans the
+statements a batch plans, so more builds do more of that compilation while the watch is idle:
+after eight builds the first six batches compiled for 3.6-7.4 s each, after two for 5-19 s.
 
 Nothing of the user's is read or written. The warm-up lands and builds in schemas of its
 own, ``<schema>_warm_up`` (and its ``_staging``, ``_seeds``, ``_typed`` and ``_landing``,
@@ -33,6 +41,9 @@ from .landing import is_message_file, land_formats
 SCHEMA_SUFFIX = "_warm_up"
 # the schemas a build writes: the profile's, dbt_project.yml's custom ones, the landing's
 DERIVED_SCHEMAS = ("", "_staging", "_seeds", "_typed", "_landing")
+# Builds of a warm-up (`cdc-pipeline watch --warm-up-builds`): the samples are split into as
+# many parts (module docstring).
+WARM_UP_BUILDS = 8
 # dbt arguments the warm-up sets itself (each takes a value)
 OWN_ARGUMENTS = ("--vars", "--target-path", "--log-path")
 
@@ -57,11 +68,16 @@ def other_arguments(dbt_args: list[str]) -> list[str]:
     return kept
 
 
-def sample_batches(project_dir: Path, formats: list[str], work: Path) -> list[dict[str, list[Path]]]:
-    """The bundled samples of ``formats`` as two batches of files under ``work``: each
-    JSON-lines file's first half in the first, its second half in the second; a binary file
-    (DTS Avro, Datastream Avro) whole in the first. A format without samples is left out."""
-    batches: list[dict[str, list[Path]]] = [{}, {}]
+def sample_batches(
+    project_dir: Path, formats: list[str], work: Path, parts: int = 2
+) -> list[dict[str, list[Path]]]:
+    """The bundled samples of ``formats`` as up to ``parts`` batches of files under ``work``:
+    each JSON-lines file split into ``parts`` consecutive runs of lines, the k-th run in the
+    k-th batch (a file of fewer lines fills fewer batches); a binary file (DTS Avro,
+    Datastream Avro) whole in the first. A format without samples is left out, and so is a
+    batch left empty."""
+    parts = max(1, parts)
+    batches: list[dict[str, list[Path]]] = [{} for _ in range(parts)]
     for format_id in formats:
         folder = project_dir / "samples" / format_id
         if not folder.is_dir():
@@ -69,18 +85,18 @@ def sample_batches(project_dir: Path, formats: list[str], work: Path) -> list[di
         for source in sorted(p for p in folder.iterdir() if p.is_file() and is_message_file(p.name, format_id)):
             if source.suffix == ".jsonl":
                 lines = source.read_text(encoding="utf-8").splitlines(keepends=True)
-                parts = [lines[: len(lines) // 2], lines[len(lines) // 2:]]
+                runs = [lines[k * len(lines) // parts:(k + 1) * len(lines) // parts] for k in range(parts)]
             else:
-                parts = [None, []]
-            for index, part in enumerate(parts):
-                if part == []:
+                runs = [None] + [[] for _ in range(parts - 1)]
+            for index, run in enumerate(runs):
+                if run == []:
                     continue
                 target = work / f"batch-{index}" / format_id / source.name
                 target.parent.mkdir(parents=True, exist_ok=True)
-                if part is None:
+                if run is None:
                     shutil.copyfile(source, target)
                 else:
-                    target.write_text("".join(part), encoding="utf-8")
+                    target.write_text("".join(run), encoding="utf-8")
                 batches[index].setdefault(format_id, []).append(target)
     return [batch for batch in batches if batch]
 
@@ -103,9 +119,10 @@ def warm_up(
     interrupted: Callable[[], bool],
     compaction: dict | None = None,
     log: Callable[[str], None] = print,
+    builds: int = WARM_UP_BUILDS,
 ) -> str:
-    """Build the samples twice in the warm-up schemas (module docstring), checking
-    ``interrupted`` before each step; returns what happened, as one line for the log."""
+    """Build the samples in up to ``builds`` parts in the warm-up schemas (module docstring),
+    checking ``interrupted`` before each step; returns what happened, as one line for the log."""
     started = time.perf_counter()
     formats = [f for f in settings.get("cdc_formats", []) if (project_dir / "samples" / f).is_dir()]
     if not formats:
@@ -113,12 +130,12 @@ def warm_up(
     schema = warm_up_schema()
     work = scratch_dir / "warm-up"
     shutil.rmtree(work, ignore_errors=True)
-    batches = sample_batches(project_dir, formats, work / "samples")
+    batches = sample_batches(project_dir, formats, work / "samples", parts=builds)
     warm_vars = json.dumps({**settings, "cdc_landing_schema": schema + "_landing"})
     own = ["--vars", warm_vars, "--target-path", str(work / "target"), "--log-path", str(work / "logs")]
     user_schema = os.environ.get("CDC_SCHEMA")
     log(f"warming up: building the samples of {', '.join(formats)} in scratch schemas {schema}*")
-    builds = 0
+    built = 0
     outcome = "done"
     os.environ["CDC_SCHEMA"] = schema
     try:
@@ -134,7 +151,7 @@ def warm_up(
             if interrupted():
                 outcome = "stopped early: files arrived"
                 break
-            builds += 1
+            built += 1
             if not run_dbt(project_dir, [dbt_command, "--quiet", *other_arguments(dbt_args), *own]):
                 outcome = "done (a warm-up build reported failures: only the warm-up is affected)"
     except Exception as error:  # noqa: BLE001 - the watch goes on cold, as without a warm-up
@@ -149,4 +166,4 @@ def warm_up(
         except Exception as error:  # noqa: BLE001 - left for the next warm-up to drop
             log(f"warm-up: could not drop the scratch schemas {schema}*: {error}")
         shutil.rmtree(work, ignore_errors=True)
-    return f"{outcome} in {time.perf_counter() - started:.1f} s ({builds} builds)"
+    return f"{outcome} in {time.perf_counter() - started:.1f} s ({built} builds)"

@@ -31,6 +31,26 @@ def test_sample_batches_split_json_lines_in_halves_and_keep_binary_files_whole(t
         assert path.read_bytes() == (PROJECT_DIR / "samples" / "dts_avro" / path.name).read_bytes()
 
 
+def test_sample_batches_split_json_lines_into_consecutive_parts_one_batch_each(tmp_path):
+    """A warm-up of N builds: each JSON-lines file in N consecutive runs of lines (fewer when
+    it has fewer lines), the k-th run in the k-th batch; a binary file whole in the first."""
+    dataworks = sorted(p.name for p in (PROJECT_DIR / "samples" / "dataworks").iterdir() if p.suffix == ".jsonl")
+    batches = sample_batches(PROJECT_DIR, ["canal", "dataworks", "dts_avro"], tmp_path, parts=5)
+    assert len(batches) == 5
+    canal = [line for batch in batches for path in batch["canal"] for line in path.read_text().splitlines()]
+    assert canal == SAMPLE  # every line once, in order
+    assert all(0 < len(batch["canal"][0].read_text().splitlines()) < len(SAMPLE) for batch in batches)
+    for name in dataworks:
+        source = (PROJECT_DIR / "samples" / "dataworks" / name).read_text(encoding="utf-8").splitlines()
+        parts = [p for batch in batches for p in batch.get("dataworks", []) if p.name == name]
+        assert [line for p in parts for line in p.read_text().splitlines()] == source
+    assert "dts_avro" in batches[0] and not any("dts_avro" in batch for batch in batches[1:])
+    # more parts than a file has lines: one line per batch, no empty batch
+    many = sample_batches(PROJECT_DIR, ["canal"], tmp_path / "many", parts=len(SAMPLE) + 3)
+    assert [len(batch["canal"][0].read_text().splitlines()) for batch in many] == [1] * len(SAMPLE)
+    assert len(sample_batches(PROJECT_DIR, ["canal"], tmp_path / "one", parts=1)) == 1
+
+
 def test_the_warm_up_sets_its_own_vars_and_folders():
     given = ["--vars", '{"a": 1}', "--exclude", "typed", "--target-path=/x", "--log-path", "/y", "--vars={}"]
     assert other_arguments(given) == ["--exclude", "typed"]
@@ -91,7 +111,8 @@ def test_the_warm_up_builds_the_samples_in_scratch_schemas_and_drops_them(make_p
     os.environ["CDC_SCHEMA"] = pipeline.schema
     outcome = warm_up(spark, PROJECT_DIR, recording_run_dbt, dbt_command="build",
                       dbt_args=["--vars", json.dumps(pipeline.vars), "--target-path", str(tmp_path / "mine")],
-                      settings=pipeline.vars, scratch_dir=tmp_path / "scratch", interrupted=lambda: False)
+                      settings=pipeline.vars, scratch_dir=tmp_path / "scratch", interrupted=lambda: False,
+                      builds=2)
     assert outcome.startswith("done in ") and outcome.endswith("(2 builds)"), outcome
     # the first build read the samples' first half, the second (incremental) the rest
     assert [schema for schema, _ in built] == [scratch, scratch]
