@@ -161,6 +161,8 @@ def command_watch(project_dir: Path, paths: list[str], format_id: str | None, ar
     # staging models, the two state layers) overlap their small jobs in the one session. A
     # 1,000-message batch built in 10.6 s against 11.8 s with one (docs/operations.md).
     os.environ.setdefault("CDC_THREADS", str(WATCH_THREADS))
+    if args.warm_up_builds < 1:
+        raise SystemExit(f"--warm-up-builds must be at least 1, not {args.warm_up_builds} (--no-warm-up: none)")
     # the landing schema and formats of the vars dbt runs with (`--dbt-arg=--vars ...` too)
     settings = settings_with(project_dir, args.dbt_args or [])
     formats = settings.get("cdc_formats", [])

@@ -5,17 +5,18 @@ still compiling Spark's analyzer, optimizer and interpreted expressions, and dbt
 invocation parses the project (bench/SUMMARY.md, 2026-12-05). So once the watch has run its
 first cycle and finds nothing new to land, it builds the project's bundled samples
 (``samples/<format>/`` of every enabled format) the way batches are built: each JSON-lines
-file split into ``WARM_UP_BUILDS`` consecutive parts, one build each (a binary file lands
-whole with the first part), so every build after the first runs the incremental paths.
-Measured on a 1,000-message batch of five formats (a fresh process, one run each): built
-cold in 42.8 s, after a warm-up of two builds in 27.2 s.
+file split into ``--warm-up-builds`` consecutive parts (default ``WARM_UP_BUILDS``, two), one
+build each (a binary file lands whole with the first part), so every build after the first
+runs the incremental paths. Measured on a 1,000-message batch of five formats (a fresh
+process, one run each): built cold in 42.8 s, after a warm-up of two builds in 27.2 s.
 
-Two builds were not enough: HotSpot keeps compiling Spark's planner for about twenty
-1,000-message batches after a start. In a watch without a warm-up its compile time fell from
-26 s in the second batch to 12.6 s in the fifth and 1.4-3 s by the twentieth, and a batch from
-24 s to 10-12 s (bench/results/2026-12-07-eighteenth/). Every warm-up build plans the
-statements a batch plans, so more builds do more of that compilation while the watch is idle:
-after eight builds the first six batches compiled for 3.6-7.4 s each, after two for 5-19 s.
+HotSpot keeps compiling Spark's planner for about twenty 1,000-message batches after a start:
+in a watch without a warm-up its compile time fell from 26 s in the second batch to 12.6 s in
+the fifth and 1.4-3 s by the twentieth, and a batch from 24 s to 10-12 s
+(bench/results/2026-12-07-eighteenth/). Eight warm-up builds halved the compilation left in
+the first six batches (34 s against 68 s), but not their latency beyond the machine's noise
+(the small bench: first batch 18.1 against 18.4 s, later ones 14.9-19.1 against 14.6-17.7 s),
+for 150 s more CPU at the start: so two stay the default, and more are a choice.
 
 Nothing of the user's is read or written. The warm-up lands and builds in schemas of its
 own, ``<schema>_warm_up`` (and its ``_staging``, ``_seeds``, ``_typed`` and ``_landing``,
@@ -41,9 +42,9 @@ from .landing import is_message_file, land_formats
 SCHEMA_SUFFIX = "_warm_up"
 # the schemas a build writes: the profile's, dbt_project.yml's custom ones, the landing's
 DERIVED_SCHEMAS = ("", "_staging", "_seeds", "_typed", "_landing")
-# Builds of a warm-up (`cdc-pipeline watch --warm-up-builds`): the samples are split into as
-# many parts (module docstring).
-WARM_UP_BUILDS = 8
+# Builds of a warm-up by default (`cdc-pipeline watch --warm-up-builds`): the samples are
+# split into as many parts (module docstring).
+WARM_UP_BUILDS = 2
 # dbt arguments the warm-up sets itself (each takes a value)
 OWN_ARGUMENTS = ("--vars", "--target-path", "--log-path")
 

@@ -51,6 +51,14 @@ def test_sample_batches_split_json_lines_into_consecutive_parts_one_batch_each(t
     assert len(sample_batches(PROJECT_DIR, ["canal"], tmp_path / "one", parts=1)) == 1
 
 
+def test_a_warm_up_of_no_builds_is_refused_before_anything_starts(monkeypatch, tmp_path):
+    from python_udfs.pipeline.cli import main
+
+    monkeypatch.setenv("CDC_THREADS", "2")  # the watch sets it when unset
+    with pytest.raises(SystemExit, match="--warm-up-builds must be at least 1, not 0"):
+        main(["--project-dir", str(PROJECT_DIR), "watch", "--warm-up-builds", "0", str(tmp_path)])
+
+
 def test_the_warm_up_sets_its_own_vars_and_folders():
     given = ["--vars", '{"a": 1}', "--exclude", "typed", "--target-path=/x", "--log-path", "/y", "--vars={}"]
     assert other_arguments(given) == ["--exclude", "typed"]
