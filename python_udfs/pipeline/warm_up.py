@@ -70,7 +70,7 @@ def other_arguments(dbt_args: list[str]) -> list[str]:
 
 
 def sample_batches(
-    project_dir: Path, formats: list[str], work: Path, parts: int = 2
+    project_dir: Path, formats: list[str], work: Path, parts: int = WARM_UP_BUILDS
 ) -> list[dict[str, list[Path]]]:
     """The bundled samples of ``formats`` as up to ``parts`` batches of files under ``work``:
     each JSON-lines file split into ``parts`` consecutive runs of lines, the k-th run in the
