@@ -507,8 +507,29 @@ def main(argv: list[str] | None = None) -> int:
 
     project_dir = (args.project_dir or find_project_dir(Path.cwd())).resolve()
     environment_defaults(project_dir)
-    schema = os.environ.get("CDC_SCHEMA", "cdc")
+    try:
+        return run_command(args, project_dir)
+    finally:
+        write_requested_jvm_dump()
 
+
+def write_requested_jvm_dump() -> None:
+    """When CDC_JVM_OPTIONS asks the driver JVM to write a class archive or an AOT cache as it
+    exits (``-XX:ArchiveClassesAtExit=`` or, JDK 25, ``-XX:AOTCacheOutput=``), let it exit and
+    write it: a run of the user's own work trains it (docs/operations.md, "Train the JVM on
+    your own runs")."""
+    from python_udfs.pipeline import jvm_archive
+
+    if not jvm_archive.exit_dump_requested():
+        return
+    print("the driver JVM is writing the archive CDC_JVM_OPTIONS asks for as it exits ...", file=sys.stderr, flush=True)
+    if not jvm_archive.stop_and_wait_for_the_jvm():
+        print("no driver JVM was started: nothing written", file=sys.stderr)
+
+
+def run_command(args: argparse.Namespace, project_dir: Path) -> int:
+    """Run a parsed command other than jvm-archive; its exit status."""
+    schema = os.environ.get("CDC_SCHEMA", "cdc")
     if args.command == "land":
         return command_land(project_dir, args.paths, args.format_id, args.stream, args.dbt_vars)
     if args.command == "dbt":

@@ -12,6 +12,12 @@ archive is named by a digest of the Java executable and pyspark's jars, so anoth
 another pyspark never uses a stale one; the JVM checks it again and starts without it if it
 does not match (silently here; any JVM message goes to stderr). ``CDC_JVM_ARCHIVE`` overrides the file's path, or
 turns the archive off (``off``).
+
+An archive or AOT cache of the user's own in ``CDC_JVM_OPTIONS`` replaces it
+(``OWN_ARCHIVE_OPTIONS``); one asked for at exit (``EXIT_DUMP_OPTIONS``, e.g. JDK 25's
+``-XX:AOTCacheOutput``) is trained on a real run: the CLI then stops Spark and waits for the
+JVM to write it (``stop_and_wait_for_the_jvm``; docs/operations.md, "Train the JVM on your
+own runs").
 """
 
 from __future__ import annotations
@@ -75,15 +81,50 @@ def java_options() -> str:
     return f"-XX:SharedArchiveFile={path} {LOG_OPTIONS}"
 
 
+# Options that name an archive or AOT cache of the user's own: the environment's is left out.
+# (JDK 24+: -XX:AOTCache uses a cache, -XX:AOTCacheOutput / -XX:AOTMode write one.)
+OWN_ARCHIVE_OPTIONS = ("SharedArchiveFile", "ArchiveClassesAtExit", "AOTCache", "AOTMode")
+# Options with which the JVM writes an archive or a cache when it exits.
+EXIT_DUMP_OPTIONS = ("-XX:ArchiveClassesAtExit=", "-XX:AOTCacheOutput=")
+
+
 def with_archive(java_options_value: str | None) -> str:
     """`spark.driver.extraJavaOptions` with the archive's options added (once)."""
     current = java_options_value or ""
-    if "SharedArchiveFile" in current or "ArchiveClassesAtExit" in current:
+    if any(name in current for name in OWN_ARCHIVE_OPTIONS):
         return current  # (before java_options: naming the archive stats pyspark's 279 jars)
     extra = java_options()
     if not extra:
         return current
     return f"{current} {extra}".strip()
+
+
+def exit_dump_requested(driver_options: str | None = None) -> bool:
+    """Whether the driver JVM (options ``driver_options``, default ``CDC_JVM_OPTIONS``) writes
+    an archive or an AOT cache when it exits (EXIT_DUMP_OPTIONS)."""
+    options = os.environ.get("CDC_JVM_OPTIONS", "") if driver_options is None else driver_options
+    return any(option in options for option in EXIT_DUMP_OPTIONS)
+
+
+def stop_and_wait_for_the_jvm(timeout: float = 900) -> bool:
+    """Stop this process's Spark session and let its driver JVM exit on its own, waiting for
+    it: a JVM asked to write an archive or a cache at its exit writes it then, while pyspark
+    would kill it when Python exits. False when no JVM was started here."""
+    from pyspark import SparkContext
+    from pyspark.sql import SparkSession
+
+    gateway = SparkContext._gateway
+    if gateway is None:
+        return False
+    process = getattr(gateway, "proc", None)
+    active = SparkSession.getActiveSession()
+    if active is not None:
+        active.stop()
+    gateway.shutdown()
+    if process is not None:
+        process.stdin.close()  # the gateway JVM exits when its stdin closes
+        process.wait(timeout=timeout)
+    return True
 
 
 # The work the archiving JVM does: what a build does, at the smallest size (the Hive
@@ -108,7 +149,6 @@ WORKLOAD = (
 
 def _dump(target: Path) -> int:
     """Start Spark with -XX:ArchiveClassesAtExit=target, run WORKLOAD, wait for the JVM's exit."""
-    from pyspark import SparkContext
     from pyspark.sql import SparkSession
     from pyspark.sql.functions import pandas_udf
 
@@ -149,15 +189,7 @@ def _dump(target: Path) -> int:
             for statement in WORKLOAD:
                 spark.sql(statement).collect()
             spark.sql("select cdc_archive_upper(name) from cdc_archive.events").collect()
-        gateway = SparkContext._gateway
-        process = getattr(gateway, "proc", None)
-        spark.stop()
-        if gateway is not None:
-            gateway.shutdown()
-        if process is not None:
-            # the JVM writes the archive as it exits: wait for it (stdin closed = exit)
-            process.stdin.close()
-            process.wait(timeout=600)
+        stop_and_wait_for_the_jvm(timeout=600)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return 0 if target.is_file() and target.stat().st_size > 0 else 1

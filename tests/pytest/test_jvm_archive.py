@@ -1,15 +1,24 @@
 """The class archive the embedded Spark driver starts from (python_udfs/pipeline/jvm_archive.py).
 
 `make install` writes the virtual environment's archive (`cdc-pipeline jvm-archive`); every
-driver JVM the adapter starts maps it. These tests check the options the adapter adds, and
-that the JVM of this test session really runs with the environment's archive.
+driver JVM the adapter starts maps it. These tests check the options the adapter adds, that
+the JVM of this test session really runs with the environment's archive, and that a CLI run
+asked for an archive of its own (`-XX:ArchiveClassesAtExit` in CDC_JVM_OPTIONS) writes one
+the next run can map.
 """
 
 from __future__ import annotations
 
+import re
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from python_udfs.pipeline import jvm_archive
+
+from .conftest import PROJECT_DIR, subprocess_env
 
 pytestmark = pytest.mark.dbt
 
@@ -59,3 +68,73 @@ def test_the_session_jvm_maps_the_environments_archive(make_pipeline, monkeypatc
     )
     assert diagnostics.getVMOption("SharedArchiveFile").getValue() == str(expected)
     assert diagnostics.getVMOption("UseSharedSpaces").getValue() == "true"
+
+
+def test_an_archive_or_cache_of_the_users_own_replaces_the_environments(tmp_path, monkeypatch):
+    archive = tmp_path / "classes.jsa"
+    archive.write_bytes(b"x")
+    monkeypatch.setenv(jvm_archive.ENV, str(archive))
+    for own in ("-XX:AOTCache=/caches/app.aot", "-XX:AOTCacheOutput=/caches/app.aot",
+                "-XX:AOTMode=record -XX:AOTConfiguration=/caches/app.conf",
+                "-XX:ArchiveClassesAtExit=/caches/own.jsa"):
+        assert jvm_archive.with_archive(f"-XX:+UseParallelGC {own}") == f"-XX:+UseParallelGC {own}"
+    assert jvm_archive.exit_dump_requested("-XX:+UseParallelGC -XX:ArchiveClassesAtExit=/a.jsa")
+    assert jvm_archive.exit_dump_requested("-XX:AOTCacheOutput=/a.aot")
+    assert not jvm_archive.exit_dump_requested("-XX:AOTCache=/a.aot")
+    assert not jvm_archive.exit_dump_requested("-XX:+UseParallelGC")
+
+
+def jdk_with_aot_cache() -> Path | None:
+    """A JDK 25 or newer (AOT cache with method profiles, JEP 515) under /usr/lib/jvm, or None."""
+    for java in sorted(Path("/usr/lib/jvm").glob("*/bin/java")):
+        version = subprocess.run([str(java), "-version"], capture_output=True, text=True).stderr
+        match = re.search(r'version "(\d+)', version)
+        if match and int(match[1]) >= 25:
+            return java.parents[1]
+    return None
+
+
+# (JAVA_HOME or None for the default java, options that write, options that must use it)
+WAYS = {
+    "class archive, default JDK": (
+        None, "-XX:ArchiveClassesAtExit={path}", "-XX:SharedArchiveFile={path} -Xshare:on"),
+    "AOT cache, JDK 25": (
+        "jdk25", "-XX:AOTCacheOutput={path}", "-XX:AOTCache={path} -XX:AOTMode=on"),
+}
+
+
+@pytest.mark.parametrize("way", WAYS)
+def test_a_cli_run_writes_the_archive_its_options_ask_for_before_it_returns(tmp_path, way):
+    """The CLI lets its driver JVM exit on its own when CDC_JVM_OPTIONS asks for an archive or
+    an AOT cache at exit, and returns once it is written (the JVM writes it as it exits; a JDK
+    25 cache took 11 s more, written by a JVM Python had already left): the file is there when
+    the command returns, and the next run uses it (-Xshare:on and -XX:AOTMode=on make the JVM
+    refuse to start otherwise)."""
+    java_home, write, use = WAYS[way]
+    extra = {}
+    if java_home:
+        found = jdk_with_aot_cache()
+        if found is None:
+            pytest.skip("no JDK 25 or newer under /usr/lib/jvm")
+        extra["JAVA_HOME"] = str(found)
+    own = tmp_path / "own.cache"
+    cli = [sys.executable, "-m", "python_udfs.pipeline.cli", "--project-dir", str(PROJECT_DIR),
+           "dbt", "run-operation", "create_landing_tables", "--vars", '{"cdc_formats": ["canal"]}']
+
+    def run(jvm_options: str) -> tuple[int, str]:
+        env = subprocess_env(CDC_LOCAL_DIR=str(tmp_path / "local"), CDC_SCHEMA="own_archive",
+                             CDC_JVM_OPTIONS=f"-XX:+UseParallelGC {jvm_options.format(path=own)}",
+                             DBT_TARGET_PATH=str(tmp_path / "target"), DBT_LOG_PATH=str(tmp_path / "logs"),
+                             **extra)
+        # output to a file, not a pipe: a JVM left running holds a pipe open, and reading it
+        # to its end would wait for that JVM as the CLI itself must
+        log = tmp_path / "cli.log"
+        with open(log, "w", encoding="utf-8") as handle:
+            status = subprocess.run(cli, env=env, stdout=handle, stderr=subprocess.STDOUT, timeout=600).returncode
+        return status, log.read_text(encoding="utf-8", errors="replace")[-3000:]
+
+    status, output = run(write)
+    assert status == 0, output
+    assert own.is_file() and own.stat().st_size > 1_000_000, output
+    status, output = run(use)
+    assert status == 0, output
