@@ -108,8 +108,9 @@ def exit_dump_requested(driver_options: str | None = None) -> bool:
 
 def stop_and_wait_for_the_jvm(timeout: float = 900) -> bool:
     """Stop this process's Spark session and let its driver JVM exit on its own, waiting for
-    it: a JVM asked to write an archive or a cache at its exit writes it then, while pyspark
-    would kill it when Python exits. False when no JVM was started here."""
+    it: a JVM asked to write an archive or a cache at its exit writes it then, and without the
+    wait Python returned while the JVM, left on its own, was still writing. False when no JVM
+    was started here."""
     from pyspark import SparkContext
     from pyspark.sql import SparkSession
 
