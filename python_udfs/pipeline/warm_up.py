@@ -16,7 +16,9 @@ the fifth and 1.4-3 s by the twentieth, and a batch from 24 s to 10-12 s
 (bench/results/2026-12-07-eighteenth/). Eight warm-up builds halved the compilation left in
 the first six batches (34 s against 68 s), but not their latency beyond the machine's noise
 (the small bench: first batch 18.1 against 18.4 s, later ones 14.9-19.1 against 14.6-17.7 s),
-for 150 s more CPU at the start: so two stay the default, and more are a choice.
+for 150 s more CPU at the start: so two stay the default, and more are a choice. Builds the
+size of a real batch (each sample part written 27 times, about 1,000 messages) did not
+shorten the first batches either (bench/results/2026-12-07-nineteenth/).
 
 Nothing of the user's is read or written. The warm-up lands and builds in schemas of its
 own, ``<schema>_warm_up`` (and its ``_staging``, ``_seeds``, ``_typed`` and ``_landing``,
