@@ -1,6 +1,7 @@
 """The benchmark's reading of the Spark floor (bench/run.py): its output line, and the ratio
-of ours to the floor's work (both without their process start) in the peer figures; the
-small-batch watch's figures (bench/small.py): the target's batches and its steady state."""
+of ours to the floor's work (both without their process start) in the peer figures; target 1
+as the issue counts it (whole processes, our build through row_history); the small-batch
+watch's figures (bench/small.py): the target's batches and its steady state."""
 
 from __future__ import annotations
 
@@ -28,6 +29,32 @@ def test_ours_is_divided_by_the_floors_work_without_its_start():
     assert peer["ours_vs_floor"] == pytest.approx(81.6 / 26.6, abs=0.005)
     # a floor that failed or was skipped leaves no ratio
     assert "ours_vs_floor" not in derive({"peer-canal": ours, "floor-canal": {"skipped": "no script"}})["peer-canal"]
+
+
+def test_target_one_compares_whole_processes_through_row_history():
+    # ours: bare start 9 + land 6 + build 50, of which row_history's two models 8
+    ours = {"messages": 1000, "steps": {"jvm_start": {"seconds": 9.0}, "land": {"seconds": 6.0},
+                                        "build": {"seconds": 50.0}},
+            "build_models": {"stg_canal__events": 30.0, "int_current_state_layers": 10.0,
+                             "int_row_history_layers": 7.5, "row_history": 0.5},
+            "verify": {"ok": True, "tables": {"t": {"expected_live_rows": 2}}}, "peak_rss_gib": 5.0,
+            "peer_checksums": {"t": {"live_rows": 2, "checksum": 7}}}
+    flink = {"seconds_job": 16.0, "seconds_total": 18.0, "peak_rss_gib": 3.0,
+             "tables": {"t": {"live_rows": 2, "checksum": 7}}}
+    figures = derive({"peer-canal": ours, "flink-canal": flink})
+    peer = figures["peer-canal"]
+    assert peer["through_row_history"] and peer["ours_whole_seconds"] == 65.0
+    assert peer["ours_whole_vs_flink_whole"] == pytest.approx(65.0 / 18.0, abs=0.005)
+    # the earlier runs' figure: land + build to current_state against Flink's job
+    assert peer["ours_to_current_state_seconds"] == 48.0
+    assert peer["ours_vs_flink_job"] == pytest.approx(48.0 / 16.0, abs=0.005)
+    assert peer["final_states_agree"]
+    target = figures["targets"]["Canal: ours <= Flink (whole processes, through row_history)"]
+    assert target["value"] == peer["ours_whole_vs_flink_whole"] and not target["met"]
+    # a run that built to current_state only says so
+    ours_to_state = {**ours, "build_models": {"stg_canal__events": 30.0}}
+    assert "Canal: ours <= Flink (whole processes, to current_state)" in derive(
+        {"peer-canal": ours_to_state, "flink-canal": flink})["targets"]
 
 
 def test_the_watch_steady_state_is_the_median_of_its_last_three_batches():
