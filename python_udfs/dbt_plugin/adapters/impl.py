@@ -17,6 +17,12 @@ logger = AdapterLogger("SparkCdc")
 # Input tables are created, shared and dropped under one lock: with dbt threads > 1 the two
 # state models run side by side, and both would create (or drop) the one they share.
 _INPUT_TABLES_LOCK = threading.Lock()
+# Answers memoized per invocation that dbt's threads ask for at the same moment (dbt lists the
+# schemas of its cache on its thread pool; two tests of one model start together): the first
+# thread computes, the others wait for its answer instead of sending the same query again.
+_LISTED_SCHEMAS_LOCK = threading.Lock()
+_CHECKS_TOGETHER_LOCKS: dict[str, threading.Lock] = {}  # one per relation, made under:
+_CHECKS_TOGETHER_LOCK = threading.Lock()
 # The input tables held as local checkpoints behind temporary views (an embedded session):
 # {relation: the checkpointed DataFrame}, so their release can free the checkpoint's blocks.
 _CHECKPOINTED_INPUTS: dict = {}
@@ -93,9 +99,10 @@ class SparkCdcAdapter(SparkAdapter):
         from dbt_common.invocation import get_invocation_id
 
         invocation = get_invocation_id()
-        listed = getattr(self, "_cdc_listed_schemas", None)
-        if listed is None or listed[0] != invocation:
-            listed = self._cdc_listed_schemas = (invocation, list(super().list_schemas(database)))
+        with _LISTED_SCHEMAS_LOCK:  # (dbt asks from several threads at once)
+            listed = getattr(self, "_cdc_listed_schemas", None)
+            if listed is None or listed[0] != invocation:
+                listed = self._cdc_listed_schemas = (invocation, list(super().list_schemas(database)))
         return list(listed[1])
 
     def create_schema(self, relation) -> None:  # type: ignore[no-untyped-def]
@@ -324,16 +331,23 @@ class SparkCdcAdapter(SparkAdapter):
     def cdc_count_checks(self, relation: str, test_ids: list, query: str) -> None:
         """Run ``query`` (one count per test of ``test_ids``, in order) and file the counts
         under ``relation`` in the invocation's checks cache. A query that fails files nothing
-        for those tests (each then runs its own SQL and reports its own error)."""
-        counts: dict = {}
-        if test_ids:
-            try:
-                _, table = self.execute(query, auto_begin=False, fetch=True)
-                row = table.rows[0]
-                counts = {test_id: int(row[index]) for index, test_id in enumerate(test_ids)}
-            except Exception as error:  # noqa: BLE001 - the tests' own queries report it
-                logger.debug(f"{relation}: column checks together failed, each runs alone: {error}")
-        self._cdc_checks[relation] = counts
+        for those tests (each then runs its own SQL and reports its own error). Two tests of
+        one model that start together (dbt threads) both ask: the second waits for the first's
+        counts instead of running the query again."""
+        with _CHECKS_TOGETHER_LOCK:
+            lock = _CHECKS_TOGETHER_LOCKS.setdefault(relation, threading.Lock())
+        with lock:  # (other models' checks go on meanwhile)
+            if relation in self._cdc_checks:  # filed by another thread meanwhile
+                return
+            counts: dict = {}
+            if test_ids:
+                try:
+                    _, table = self.execute(query, auto_begin=False, fetch=True)
+                    row = table.rows[0]
+                    counts = {test_id: int(row[index]) for index, test_id in enumerate(test_ids)}
+                except Exception as error:  # noqa: BLE001 - the tests' own queries report it
+                    logger.debug(f"{relation}: column checks together failed, each runs alone: {error}")
+            self._cdc_checks[relation] = counts
 
     @available
     def cdc_create_input_table(
