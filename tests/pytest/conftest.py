@@ -39,9 +39,13 @@ if os.environ.get("CDC_TEST_CODEGEN") != "1":
 # work that ends before it pays (test_kill_and_rerun.py alone: 150-165 s of machine CPU
 # against 208-220 s). The workers' own JVMs live the whole run and keep the default tiers
 # (four pipeline test files in one process with C1 only: 830 s of CPU against 458 s).
+# C1 only also shrinks HotSpot's code cache to 48 MB (240 MB with both tiers): a watch that
+# repairs a killed run and then rebuilds in one process filled it, and the JVM failed ("Out of
+# space in CodeCache for method handle intrinsic"), so the cache keeps the tiered size.
 # CDC_TEST_SUBPROCESS_JVM_OPTIONS overrides it ("-XX:+UseParallelGC" alone: the default).
 SUBPROCESS_JVM_OPTIONS = os.environ.get(
-    "CDC_TEST_SUBPROCESS_JVM_OPTIONS", "-XX:+UseParallelGC -XX:TieredStopAtLevel=1"
+    "CDC_TEST_SUBPROCESS_JVM_OPTIONS",
+    "-XX:+UseParallelGC -XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=240m",
 )
 
 
