@@ -558,6 +558,16 @@
     from {{ relation }} as delta_rows
     where delta_rows.state_layer = 'delta' and delta_rows.table_id is not null
     union all
+    select base_rows.*
+    from ({{ state_base_rows(relation) }}) as base_rows
+{%- endmacro %}
+
+
+{#
+    The base layer's rows of a layered state relation that are current: those of every key
+    the delta layer does not hold (state_current_rows). The delta layer's keys are broadcast.
+#}
+{% macro state_base_rows(relation) -%}
     select /*+ broadcast(delta_keys) */ base_rows.*
     from {{ relation }} as base_rows
     left anti join (
@@ -584,23 +594,53 @@
     Spark would size them from the change log and shuffle the whole prior table. A hash
     collision only marks an unchanged row as touched: it is decided again, with the same
     result.
+
+    Writing the delta layer, the base layer's touched rows are found by semi joins, not by
+    the outer joins that flag every row: an outer join copies each base row it passes, the
+    untouched 99% of a small batch's read included, where a semi join drops them first
+    (bench/results/2026-12-07-twenty-first/). The rows of a cleared table come in a branch
+    of their own, without the keys already touched; with no table cleared now its broadcast
+    side is empty and Spark's adaptive execution skips the branch.
 #}
 {% macro touched_layer_rows(new_rows, new_clearings, write_layer) -%}
+    {%- set touched_keys -%}
+        select distinct xxhash64({{ new_rows }}.table_id, {{ new_rows }}.row_key) as key_hash
+        from {{ new_rows }}
+    {%- endset -%}
+    {%- set cleared_tables -%}
+        select distinct {{ new_clearings }}.table_id from {{ new_clearings }}
+    {%- endset -%}
+    {%- if write_layer == 'delta' %}
+    select /*+ broadcast(touched_keys, cleared_tables) */
+        delta_rows.*,
+        touched_keys.key_hash is not null or cleared_tables.table_id is not null as is_touched
+    from {{ this }} as delta_rows
+    left join ({{ touched_keys }}) as touched_keys
+        on xxhash64(delta_rows.table_id, delta_rows.row_key) = touched_keys.key_hash
+    left join ({{ cleared_tables }}) as cleared_tables
+        on delta_rows.table_id = cleared_tables.table_id
+    where delta_rows.state_layer = 'delta' and delta_rows.table_id is not null
+    union all
+    select /*+ broadcast(touched_keys) */ base_rows.*, true as is_touched
+    from ({{ state_base_rows(this) }}) as base_rows
+    left semi join ({{ touched_keys }}) as touched_keys
+        on xxhash64(base_rows.table_id, base_rows.row_key) = touched_keys.key_hash
+    union all
+    select /*+ broadcast(cleared_tables, touched_keys) */ base_rows.*, true as is_touched
+    from ({{ state_base_rows(this) }}) as base_rows
+    left semi join ({{ cleared_tables }}) as cleared_tables
+        on base_rows.table_id = cleared_tables.table_id
+    left anti join ({{ touched_keys }}) as touched_keys
+        on xxhash64(base_rows.table_id, base_rows.row_key) = touched_keys.key_hash
+    {%- else %}
     select /*+ broadcast(touched_keys, cleared_tables) */
         current_rows.*,
         touched_keys.key_hash is not null or cleared_tables.table_id is not null as is_touched
     from ({{ state_current_rows(this) }}) as current_rows
-    left join (
-        select distinct xxhash64({{ new_rows }}.table_id, {{ new_rows }}.row_key) as key_hash
-        from {{ new_rows }}
-    ) as touched_keys
+    left join ({{ touched_keys }}) as touched_keys
         on xxhash64(current_rows.table_id, current_rows.row_key) = touched_keys.key_hash
-    left join (select distinct {{ new_clearings }}.table_id from {{ new_clearings }}) as cleared_tables
+    left join ({{ cleared_tables }}) as cleared_tables
         on current_rows.table_id = cleared_tables.table_id
-    {%- if write_layer == 'delta' %}
-    where current_rows.state_layer = 'delta'
-        or touched_keys.key_hash is not null
-        or cleared_tables.table_id is not null
     {%- endif %}
 {%- endmacro %}
 
