@@ -94,6 +94,9 @@
     - `row_index`: 0 (one event per message), or the CTE's `row_index` for a format whose
       registry entry has `indexed_rows` (a message that holds several rows: Canal's `data[]`);
     - `event_id`: from `message_id` and `row_index`;
+    - `quarantine_reason`: the format's own (its checks step), else `missing_key` for a row
+      change or update half without a `row_key` (the last check of every format; Datastream
+      checks it before its missing_position);
     - `event_class`: `event_class_raw` (the class the format gives the event), or `invalid`
       when the event has a `quarantine_reason`;
     - `previous_row_key`: for an update whose before image has another key (`before_row_key`,
@@ -107,14 +110,18 @@
 {% macro staged_event_columns(relation_alias, format_id, absent=[]) %}
     {%- set r = relation_alias ~ '.' %}
     {%- set row_index = r ~ 'row_index' if cdc_format(format_id).get('indexed_rows') else '0' %}
+    {#- the format's own reason, else the last check of every format: a row change without a key -#}
+    {%- set reason = "coalesce(" ~ r ~ "quarantine_reason, case when " ~ r ~ "event_class_raw in ('change', 'update_half')"
+        ~ " and " ~ r ~ "row_key is null then 'missing_key' end)" %}
     {%- set derived = {
         'source_format': cdc_sql_string(format_id),
         'row_index': row_index,
         'event_id': "sha2(concat(" ~ r ~ "message_id, ':', cast(" ~ row_index ~ " as string)), 256)",
-        'event_class': "case when " ~ r ~ "quarantine_reason is null then " ~ r ~ "event_class_raw else 'invalid' end",
+        'quarantine_reason': reason,
+        'event_class': "case when " ~ reason ~ " is null then " ~ r ~ "event_class_raw else 'invalid' end",
         'previous_row_key': "case when " ~ r ~ "operation = 'update' and " ~ r ~ "before_row_key <> "
             ~ r ~ "row_key then " ~ r ~ "before_row_key end",
-        'raw_value': "case when " ~ r ~ "quarantine_reason is not null then " ~ r ~ "raw_value end",
+        'raw_value': "case when " ~ reason ~ " is not null then " ~ r ~ "raw_value end",
         'source_metadata': "map_filter(" ~ r ~ "source_metadata, (k, v) -> v is not null)",
     } %}
     {%- for name in absent %}

@@ -149,7 +149,6 @@ events as (
             when message_reason is not null then message_reason
             when event_class_raw = 'change' and row_image is null
                 then case when operation = 'delete' then 'missing_before_image' else 'missing_after_image' end
-            when event_class_raw = 'change' and row_key is null then 'missing_key'
         end as quarantine_reason
     from keyed
 ),

@@ -86,7 +86,6 @@ events as (
             when operation is null then 'unknown_operation'
             when table_name is null then 'missing_table'
             when not {{ is_sort_key_number("record['_sequence_id_']") }} then 'missing_position'
-            when row_key is null then 'missing_key'
         end as quarantine_reason
     from shaped
 ),

@@ -273,6 +273,7 @@ events as (
             when table_name is null then 'missing_table'
             when payload_values is null and payload_is_before then 'missing_before_image'
             when payload_values is null then 'missing_after_image'
+            -- before missing_position, unlike the other formats' (the shared step's is last)
             when computed_row_key is null then 'missing_key'
             when source_timestamp is null then 'missing_position'
         end as quarantine_reason

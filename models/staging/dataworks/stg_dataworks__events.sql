@@ -110,8 +110,6 @@ events as (
                 then 'missing_after_image'
             when operation in ('delete', 'update_before') and raw_before is null
                 then 'missing_before_image'
-            when known_class in ('change', 'update_half') and row_key is null
-                then 'missing_key'
         end as quarantine_reason
     from keyed
 ),

@@ -390,7 +390,6 @@ events as (
             when operation in ('insert', 'update', 'read') and after_values is null then 'missing_after_image'
             when operation = 'delete' and before_values is null then 'missing_before_image'
             when known_class = 'change' and decode_error is not null then 'undecodable_value'
-            when known_class = 'change' and row_key is null then 'missing_key'
         end as quarantine_reason
     from positioned
 ),

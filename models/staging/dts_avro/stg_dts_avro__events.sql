@@ -89,7 +89,6 @@ events as (
                 then 'missing_after_image'
             when known_operation = 'delete' and not record.hasBeforeImages then 'missing_before_image'
             when record.operation = 'DDL' and record.ddlText is null then 'missing_ddl_text'
-            when known_class = 'change' and row_key is null then 'missing_key'
         end as quarantine_reason
     from keyed
 ),

@@ -114,8 +114,6 @@ events as (
                 operation = 'update' and message.key is null and row_id is null
                 and size(coalesce(declared_keys, array())) = 0
                 then 'missing_before_image'
-            when event_class_raw in ('change', 'update_half') and computed_row_key is null
-                then 'missing_key'
         end as quarantine_reason
     from with_keys
 ),
