@@ -110,7 +110,7 @@
 {% macro staged_event_columns(relation_alias, format_id, absent=[]) %}
     {%- set r = relation_alias ~ '.' %}
     {%- set row_index = r ~ 'row_index' if cdc_format(format_id).get('indexed_rows') else '0' %}
-    {#- the format's own reason, else the last check of every format: a row change without a key -#}
+    {#- the format's own reason, else the last check of every format: a row change or half without a key -#}
     {%- set reason = "coalesce(" ~ r ~ "quarantine_reason, case when " ~ r ~ "event_class_raw in ('change', 'update_half')"
         ~ " and " ~ r ~ "row_key is null then 'missing_key' end)" %}
     {%- set derived = {
