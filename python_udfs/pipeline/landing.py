@@ -658,39 +658,42 @@ def lineage_seen(spark: SparkSession, table: str, origins: list[str]) -> dict:
     landing time (text, or None for an empty table); ``files_landed_before``, whether any row
     came from one of ``origins``; ``records_landed_before``, whether any row is a Kafka record.
 
-    Three filtered aggregates in one statement, each a filter Parquet answers from its row
-    groups' statistics, so the read does not grow with the table's history: the landing time
-    at or after the table's commit mark (the rows of a landing killed before its mark are
-    later still, so they are found; without a mark, every row), the rows of these origins
-    (kept as data: a DataFrame filter, not SQL text), the rows with a Kafka partition. The
-    full read of the lineage columns it replaces took 1.0 s on 1M landed lines and 2.3 s on
-    5M; this one 0.53 s on either, as on 10,000 (bench/results/2026-12-01-lineage-reads/)."""
+    One aggregate over the rows any of three filters keeps, each a filter Parquet answers from
+    its row groups' statistics (an `or` of them too), so the read does not grow with the
+    table's history: the landing time at or after the table's commit mark (the rows of a
+    landing killed before its mark are later still, so they are found; without a mark, every
+    row), the rows of these origins (kept as data: a DataFrame filter, not SQL text), the rows
+    with a Kafka partition. The full read of the lineage columns it replaces took 1.0 s on 1M
+    landed lines and 2.3 s on 5M; three aggregates, one per filter, 0.53 s on either, as on
+    10,000 (bench/results/2026-12-01-lineage-reads/); this one scan 0.10 s against their
+    0.14-0.16 s per table, on a small warehouse as on the 1M one
+    (bench/results/2026-12-07-twenty-second/lineage-one-scan.txt)."""
     from pyspark.sql import functions as F
 
-    existing = spark.table(table)
     mark = committed_through(spark, table)
-    recent = existing
+    recent = F.lit(True)
     if mark is not None:
-        recent = existing.where(F.col("landed_at") >= F.expr(f"timestamp'{mark.isoformat(sep=' ')}'"))
-
-    def flag(name: str, rows: DataFrame) -> DataFrame:
-        return rows.agg((F.count(F.lit(1)) > 0).cast("string").alias("value")).select(F.lit(name).alias("what"), "value")
-
-    latest = recent.agg(F.max("landed_at").cast("string").alias("value")).select(F.lit("latest").alias("what"), "value")
-    answers = {
-        row["what"]: row["value"]
-        for row in latest.unionByName(flag("files", existing.where(F.col("origin").isin(origins) if origins else F.lit(False))))
-        .unionByName(flag("records", existing.where(F.col("origin_partition").isNotNull())))
-        .collect()
-    }
+        recent = F.col("landed_at") >= F.expr(f"timestamp'{mark.isoformat(sep=' ')}'")
+    of_origins = F.col("origin").isin(origins) if origins else F.lit(False)
+    record = F.col("origin_partition").isNotNull()
+    answers = (
+        spark.table(table)
+        .where(recent | of_origins | record)
+        .agg(
+            F.max(F.when(recent, F.col("landed_at"))).cast("string").alias("latest"),
+            F.max(of_origins).alias("files"),
+            F.max(record).alias("records"),
+        )
+        .first()
+    )
     latest_text = answers["latest"]
     if latest_text is None and mark is not None and mark > LANDING_CREATED_MARK:
         # a mark above every row (rows deleted by hand): the mark still orders the next batch
         latest_text = mark.isoformat(sep=" ", timespec="microseconds")
     return {
         "latest": latest_text,
-        "files_landed_before": answers["files"] == "true",
-        "records_landed_before": answers["records"] == "true",
+        "files_landed_before": bool(answers["files"]),
+        "records_landed_before": bool(answers["records"]),
     }
 
 
