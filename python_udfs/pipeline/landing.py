@@ -496,11 +496,14 @@ def land_files(
 
 
 # Formats landed at once by land_formats (CDC_LANDING_THREADS overrides it; 1: one after
-# another). A small batch's landing is mostly Spark's fixed cost per statement (a listing, a
-# count, an insert, two metadata statements per table), which overlaps a little across
-# tables on two cores: five formats of 200 messages each landed in 0.91x the time one after
-# another took (median of 11 paired blocks, 0.71-1.20; bench/results/2026-12-01-parallel-landing/).
-LANDING_THREADS = 4
+# another): every format of a call, as there are at most seven. A small batch's landing is
+# mostly Spark's fixed cost per statement (a lineage read, a count, an insert, two metadata
+# statements per table), which overlaps across tables on two cores: five formats of 200
+# messages each landed in 0.91x the time one after another took with 4 threads
+# (bench/results/2026-12-01-parallel-landing/), and with all five in 0.91x the time 4 took
+# (1.69 against 1.86 s, 12 rounds each, one warm session); 1M messages landed in the same
+# time either way (bench/results/2026-12-07-twenty-second/landing-threads.txt).
+LANDING_THREADS = 8
 
 
 def landing_threads() -> int:
