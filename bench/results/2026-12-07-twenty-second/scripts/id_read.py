@@ -1,3 +1,5 @@
+"""int_redelivered_changes' earlier-id read: the 64-character change_id hashed as today, against a
+long column of the same rows (standing for a stored 64-bit hash), on the 1M warehouse."""
 import sys, time, statistics
 from pathlib import Path
 sys.path.insert(0, "/work/main")
