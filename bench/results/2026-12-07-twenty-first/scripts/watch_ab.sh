@@ -4,14 +4,16 @@
 # its warm-up; prints each batch's landed + built seconds (the watch's own log line).
 cd /work/main
 export DBT_PROFILES_DIR=/work/main/profiles CDC_LOCAL_DIR=/work/main/bench/work/runs/small/local CDC_SCHEMA=bench SPARK_LOCAL_IP=127.0.0.1 PYTHONUNBUFFERED=1
-# scratch folder: vars.json, stream/batch-N, and the inbox, hold and logs it writes
+# scratch folder: vars.json, stream/batch-N, and the inbox, hold and logs it writes. Optional:
+# ENTRY (the Python entry point instead of `-m python_udfs.pipeline.cli`, e.g. a profiling
+# wrapper), EXTRA_ARGS (more watch arguments), TAG (added to each log's name).
 S=${WATCH_AB_SCRATCH:-/tmp/r21}
 V=$(cat $S/vars.json)
 for arg in "$@"; do
   ROOT=${arg%%:*}; first=${arg##*:}
   IN=$S/inbox; rm -rf $IN; for f in dataworks datahub_tuple canal debezium shareplex; do mkdir -p $IN/$f; done
-  LOG=$S/watch-ab-$(basename $ROOT)-$first.log
-  (cd $ROOT && exec /work/main/.venv/bin/python -m python_udfs.pipeline.cli --project-dir $ROOT watch $(for f in dataworks datahub_tuple canal debezium shareplex; do echo $IN/$f; done) --interval 0.2 --settle 0 --dbt-arg=--vars "--dbt-arg=$V") > $LOG 2>&1 &
+  LOG=$S/watch-ab-$(basename $ROOT)-$first${TAG}.log
+  (cd $ROOT && exec /work/main/.venv/bin/python ${ENTRY:--m python_udfs.pipeline.cli} --project-dir $ROOT watch $(for f in dataworks datahub_tuple canal debezium shareplex; do echo $IN/$f; done) --interval 0.2 --settle 0 --dbt-arg=--vars "--dbt-arg=$V" ${EXTRA_ARGS}) > $LOG 2>&1 &
   WP=$!
   until grep -q "warm-up:" $LOG; do sleep 1; done
   for i in 0 1 2 3 4; do

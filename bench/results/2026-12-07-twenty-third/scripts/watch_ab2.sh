@@ -1,27 +1,5 @@
 #!/bin/bash
-# Paired watch A/B: for each "ROOT:FIRST_BATCH" argument, a warm watch from that checkout on the
-# small scenario's warehouse, 5 batches of 1,000 new messages moved in one after another after
-# its warm-up; prints each batch's landed + built seconds (the watch's own log line).
-cd /work/main
-export DBT_PROFILES_DIR=/work/main/profiles CDC_LOCAL_DIR=/work/main/bench/work/runs/small/local CDC_SCHEMA=bench SPARK_LOCAL_IP=127.0.0.1 PYTHONUNBUFFERED=1
-# scratch folder: vars.json, stream/batch-N, and the inbox, hold and logs it writes
-S=/tmp/r23
-V=$(cat $S/vars.json)
-for arg in "$@"; do
-  ROOT=${arg%%:*}; first=${arg##*:}
-  IN=$S/inbox; rm -rf $IN; for f in dataworks datahub_tuple canal debezium shareplex; do mkdir -p $IN/$f; done
-  LOG=$S/watch-ab-$(basename $ROOT)-$first${TAG}.log
-  (cd $ROOT && exec /work/main/.venv/bin/python ${ENTRY:--m python_udfs.pipeline.cli} --project-dir $ROOT watch $(for f in dataworks datahub_tuple canal debezium shareplex; do echo $IN/$f; done) --interval 0.2 --settle 0 --dbt-arg=--vars "--dbt-arg=$V" ${EXTRA_ARGS}) > $LOG 2>&1 &
-  WP=$!
-  until grep -q "warm-up:" $LOG; do sleep 1; done
-  for i in 0 1 2 3 4; do
-    n=$((first+i)); H=$S/hold; rm -rf $H
-    for f in dataworks datahub_tuple canal debezium shareplex; do mkdir -p $H/$f
-      for p in $(find $S/stream/batch-$n/$f -name '*.jsonl'); do cp $p $H/$f/b$n-$(basename $(dirname $p))-$(basename $p); done
-    done
-    for f in dataworks datahub_tuple canal debezium shareplex; do mv $H/$f/* $IN/$f/; done
-    until [ $(grep -c "^batch " $LOG) -gt $((i+1)) ]; do sleep 0.2; done
-  done
-  kill $WP; wait $WP 2>/dev/null
-  echo "$(basename $ROOT) $(grep '^batch ' $LOG | tail -5 | sed -E 's/.*landed ([0-9]+) messages.* in ([0-9.]+) s, built in ([0-9.]+) s.*/\1:\2+\3/' | tr '\n' ' ') load $(cut -d' ' -f1-3 /proc/loadavg)"
-done
+# The twenty-first session's paired watch A/B (its header says what it measures and which
+# variables it takes: ENTRY, EXTRA_ARGS, TAG), on this session's scratch folder:
+# /tmp/r23/{vars.json,stream/batch-N}; logs in /tmp/r23/.
+WATCH_AB_SCRATCH=/tmp/r23 exec bash /work/main/bench/results/2026-12-07-twenty-first/scripts/watch_ab.sh "$@"
