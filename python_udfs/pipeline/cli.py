@@ -24,6 +24,7 @@ import sys
 from pathlib import Path, PurePosixPath
 
 from .codegen import SMALL_BATCH_MESSAGES
+from .jit_mode import choose_for_input
 from .landing import GLOB_CHARS, default_landing_paths, environment_defaults, is_uri, land_formats
 from .warm_up import WARM_UP_BUILDS
 
@@ -115,8 +116,6 @@ def command_land(project_dir: Path, paths: list[str], format_id: str | None, str
     vars_given = ["--vars", dbt_vars] if dbt_vars else []
     settings = settings_with(project_dir, vars_given)
     formats = settings.get("cdc_formats", [])
-    if not run_dbt(project_dir, ["run-operation", "create_landing_tables", "--quiet", *vars_given]):
-        return 2
     if paths:
         if format_id is None:
             parents = {format_folder(p) for p in paths}
@@ -126,6 +125,10 @@ def command_land(project_dir: Path, paths: list[str], format_id: str | None, str
         plan = {format_id: [p if is_uri(p) else Path(p) for p in paths]}
     else:
         plan = default_landing_paths(project_dir, [format_id] if format_id else formats)
+    # a small landing runs the quick JIT (jit_mode.py): decided before dbt starts the JVM
+    choose_for_input(plan)
+    if not run_dbt(project_dir, ["run-operation", "create_landing_tables", "--quiet", *vars_given]):
+        return 2
     spark = spark_session()
     for fmt, fmt_paths in plan.items():
         print(f"landing {fmt} from {', '.join(str(p) for p in fmt_paths)}", flush=True)
@@ -167,10 +170,6 @@ def command_watch(project_dir: Path, paths: list[str], format_id: str | None, ar
     settings = settings_with(project_dir, args.dbt_args or [])
     formats = settings.get("cdc_formats", [])
     vars_given = vars_arguments(args.dbt_args or [])
-    if not run_dbt(project_dir, ["run-operation", "create_landing_tables", "--quiet", *vars_given]):
-        return 2
-    stop = StopFlag()
-    stop.install()  # after the session started: PySpark sets its own SIGINT handler then
     if paths and format_id:
         plan = {format_id: [Path(p) for p in paths]}
     elif paths:
@@ -185,6 +184,14 @@ def command_watch(project_dir: Path, paths: list[str], format_id: str | None, ar
     else:
         root = project_dir / "landing"
         plan = {f: [root / f] for f in ([format_id] if format_id else formats)}
+    if args.max_batches is not None:
+        # a one-shot watch of small files runs the quick JIT (jit_mode.py): decided before dbt
+        # starts the JVM; a watch that keeps running gains from C2's code in later batches
+        choose_for_input(plan)
+    if not run_dbt(project_dir, ["run-operation", "create_landing_tables", "--quiet", *vars_given]):
+        return 2
+    stop = StopFlag()
+    stop.install()  # after the session started: PySpark sets its own SIGINT handler then
     watched = "; ".join(f"{f}: {', '.join(str(p) for p in ps)}" for f, ps in plan.items())
     print(f"watching {watched} (every {args.interval:g} s; Ctrl-C or SIGTERM stops between batches)", flush=True)
     # A batch's build writes no JSON artifacts (manifest.json, run_results.json: 0.45 s of a
@@ -552,7 +559,9 @@ def run_command(args: argparse.Namespace, project_dir: Path) -> int:
     if args.command == "demo":
         samples = project_dir / "samples"
         enabled = project_vars(project_dir).get("cdc_formats", [])
-        for format_dir in sorted(p for p in samples.iterdir() if p.is_dir() and p.name in enabled):
+        format_dirs = sorted(p for p in samples.iterdir() if p.is_dir() and p.name in enabled)
+        choose_for_input({d.name: [d] for d in format_dirs})  # the samples are small: the quick JIT (jit_mode.py)
+        for format_dir in format_dirs:
             status = command_land(project_dir, [str(format_dir)], format_dir.name, None)
             if status:
                 return status

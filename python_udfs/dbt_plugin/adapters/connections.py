@@ -16,6 +16,7 @@ from dbt.adapters.spark.connections import (
 )
 
 from python_udfs.pipeline.codegen import INTERPRETED, SPARK_DEFAULTS
+from python_udfs.pipeline.jit_mode import with_jit
 from python_udfs.pipeline.jvm_archive import with_archive
 from python_udfs.pipeline.local_fs import session_parameters
 
@@ -158,10 +159,11 @@ class SparkCdcConnectionManager(SparkConnectionManager):
             # the driver JVM maps the environment's class archive if there is one (a bare
             # start about 7 s shorter; python_udfs/pipeline/jvm_archive.py). Only before the
             # JVM starts: dbt opens a connection per node, and naming the archive stats
-            # pyspark's jars (about 3 ms each time, 0.1 s of a warm build).
+            # pyspark's jars (about 3 ms each time, 0.1 s of a warm build). The quick JIT
+            # when CDC_JIT asks for it (a small one-shot process: jit_mode.py).
             if not _jvm_started():
-                parameters["spark.driver.extraJavaOptions"] = with_archive(
-                    parameters.get("spark.driver.extraJavaOptions")
+                parameters["spark.driver.extraJavaOptions"] = with_jit(
+                    with_archive(parameters.get("spark.driver.extraJavaOptions"))
                 )
             # a local session's file:// without a `chmod` process per file (local_fs.py)
             parameters.update(session_parameters(parameters))
