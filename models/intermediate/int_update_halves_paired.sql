@@ -21,7 +21,7 @@ with halves as (
     where event_class = 'update_half'
 ),
 
-{%- if is_incremental() %}
+{% if is_incremental() %}
     touched_groups as (
         select distinct
             source_format,
