@@ -5,10 +5,11 @@ with C2, which on a 2-core machine competes with the work for the cores. A proce
 and builds one small batch and exits ends before most of C2's work pays off. Measured on the
 benchmark's 2-core machine, a fresh ``cdc-pipeline watch <folders> --max-batches 1`` on a
 warehouse of 180 earlier batches, C1 only against the default (paired runs, medians):
-1,000 messages 39.1 s against 47.0 s, 10,000 messages 45.1 against 51.5 s
-(bench/results/2026-12-07-twenty-fourth/). Long work keeps C2: on the 1M Canal staging query
-C1 alone took twice as long (bench/results/2026-11-27-where-1m-canal-goes.md), and a watch
-that keeps running gains from the code C2 compiles for its later batches.
+1,000 messages 39.1 s against 47.0 s, 10,000 messages 45.1 against 51.5 s, 100,000 messages
+81.7 against 91.4 s (bench/results/2026-12-07-twenty-fourth/). Long work keeps C2: on the
+1M Canal staging query C1 alone took twice as long
+(bench/results/2026-11-27-where-1m-canal-goes.md), and a watch that keeps running gains from
+the code C2 compiles for its later batches.
 
 So the CLI's one-shot commands that land files (``land``, ``watch --max-batches N``, ``demo``)
 set ``CDC_JIT=quick`` when the local files they are given hold fewer than ``QUICK_INPUT_BYTES``
