@@ -41,7 +41,10 @@ lint: install lint-checks
 # (.sqlfluff's context) in one process (every incremental branch).
 LINT_LOCAL := $(CURDIR)/.lint_local
 LINT_FORMATS := dataworks datahub_tuple canal shareplex debezium datastream dts_avro
-LINT_VARS := {"cdc_formats": [dataworks, datahub_tuple, canal, shareplex, debezium, datastream, dts_avro]}
+comma := ,
+empty :=
+space := $(empty) $(empty)
+LINT_VARS := {"cdc_formats": [$(subst $(space),$(comma)$(space),$(LINT_FORMATS))]}
 lint-checks:
 	$(BIN)/ruff check python_udfs tests
 	rm -rf $(LINT_LOCAL)

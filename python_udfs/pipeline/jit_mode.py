@@ -12,8 +12,9 @@ warehouse of 180 earlier batches, C1 only against the default (paired runs, medi
 the code C2 compiles for its later batches.
 
 So the CLI's one-shot commands that land files (``land``, ``watch --max-batches N``, ``demo``)
-set ``CDC_JIT=quick`` when the local files they are given hold fewer than ``QUICK_INPUT_BYTES``
-(:func:`choose_for_input`), and the dbt adapter adds ``QUICK_OPTIONS`` to the driver JVM's
+choose the quick JIT when the local files they are given hold fewer than ``QUICK_INPUT_BYTES``
+(:func:`choose_for_input`; a choice of this process, not written to its environment, so no
+process it starts inherits it), and the dbt adapter adds ``QUICK_OPTIONS`` to the driver JVM's
 options as it starts the JVM (:func:`with_jit`). A process whose input it cannot measure
 (a URI, a ``dbt`` command) keeps the default. ``CDC_JIT=quick`` asks for the quick JIT
 anywhere (plain ``dbt run`` too), ``CDC_JIT=full`` never; a JIT option of the user's own in
@@ -38,13 +39,21 @@ OWN_JIT_OPTIONS = ("TieredStopAtLevel", "TieredCompilation", "ReservedCodeCacheS
 # the benchmark's mix (about 580 bytes each), where builds run without generated code too
 # (codegen.SMALL_BATCH_MESSAGES).
 QUICK_INPUT_BYTES = 64 * 1024 * 1024
+# This process's own choice (choose_for_input); the user's CDC_JIT comes first.
+_chosen: str | None = None
+
+
+def jit_setting() -> str:
+    """The JIT this process asks for: the user's ``CDC_JIT``, else this process's choice,
+    else "" (the default, both tiers)."""
+    return (os.environ.get(ENV) or _chosen or "").strip().lower()
 
 
 def with_jit(java_options_value: str | None) -> str:
     """`spark.driver.extraJavaOptions` with ``QUICK_OPTIONS`` added when ``CDC_JIT`` is
     ``quick`` and the options say nothing of the JIT yet."""
     current = java_options_value or ""
-    if os.environ.get(ENV, "").strip().lower() != "quick":
+    if jit_setting() != "quick":
         return current
     if any(name in current for name in OWN_JIT_OPTIONS):
         return current
@@ -71,14 +80,14 @@ def local_input_bytes(plan: Mapping[str, Iterable[Path | str]], limit: int) -> i
 
 
 def choose_for_input(plan: Mapping[str, Iterable[Path | str]], limit: int = QUICK_INPUT_BYTES) -> str | None:
-    """For a one-shot process that lands ``plan`` (format id: its paths): set
-    ``CDC_JIT=quick`` when its files hold fewer than ``limit`` bytes. A ``CDC_JIT`` already
-    set is the user's and stays. Returns the setting the process runs with (None: the
-    default JIT)."""
-    if ENV in os.environ:
-        return os.environ[ENV]
+    """For a one-shot process that lands ``plan`` (format id: its paths): choose the quick JIT
+    when its files hold fewer than ``limit`` bytes. The user's ``CDC_JIT`` comes first.
+    Returns the setting the process runs with (None: the default JIT)."""
+    global _chosen
+    if os.environ.get(ENV):
+        return jit_setting()
     size = local_input_bytes(plan, limit)
     if size is not None and size < limit:
-        os.environ[ENV] = "quick"
-        return "quick"
+        _chosen = "quick"
+        return _chosen
     return None

@@ -22,7 +22,9 @@ from .conftest import PROJECT_DIR, subprocess_env
 
 @pytest.fixture(autouse=True)
 def no_jit_setting(monkeypatch):
+    """No CDC_JIT and no choice made yet; both as they were after the test."""
     monkeypatch.delenv(jit_mode.ENV, raising=False)
+    monkeypatch.setattr(jit_mode, "_chosen", None)
 
 
 def test_the_options_follow_the_setting(monkeypatch):
@@ -44,14 +46,18 @@ def test_a_small_landing_runs_the_quick_jit(tmp_path):
     size = (folder / "a.jsonl").stat().st_size
     assert jit_mode.local_input_bytes({"canal": [folder]}, limit=10**9) == size
     assert jit_mode.choose_for_input({"canal": [folder]}) == "quick"
-    assert os.environ[jit_mode.ENV] == "quick"
+    assert jit_mode.jit_setting() == "quick"
+    assert jit_mode.with_jit("-XX:+UseParallelGC") == f"-XX:+UseParallelGC {jit_mode.QUICK_OPTIONS}"
+    # the choice is this process's: a process it starts does not inherit it
+    assert jit_mode.ENV not in os.environ
 
 
 def test_a_large_landing_keeps_the_default(tmp_path):
     file = tmp_path / "a.jsonl"
     file.write_text("{}\n" * 1000, encoding="utf-8")
     assert jit_mode.choose_for_input({"canal": [file]}, limit=1000) is None
-    assert jit_mode.ENV not in os.environ
+    assert jit_mode.jit_setting() == ""
+    assert jit_mode.with_jit("-XX:+UseParallelGC") == "-XX:+UseParallelGC"
 
 
 def test_binary_messages_count_with_their_format(tmp_path):
@@ -69,9 +75,10 @@ def test_an_input_it_cannot_measure_keeps_the_default(tmp_path, given):
     assert jit_mode.choose_for_input({"canal": [path]}) is None
 
 
-def test_the_users_setting_stays(tmp_path, monkeypatch):
+def test_the_users_setting_stays(monkeypatch):
     monkeypatch.setenv(jit_mode.ENV, "full")
     assert jit_mode.choose_for_input({"canal": [PROJECT_DIR / "samples" / "canal"]}) == "full"
+    assert jit_mode.with_jit("-XX:+UseParallelGC") == "-XX:+UseParallelGC"
 
 
 @pytest.mark.dbt
