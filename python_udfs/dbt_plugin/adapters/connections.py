@@ -159,8 +159,8 @@ class SparkCdcConnectionManager(SparkConnectionManager):
             # the driver JVM maps the environment's class archive if there is one (a bare
             # start about 7 s shorter; python_udfs/pipeline/jvm_archive.py). Only before the
             # JVM starts: dbt opens a connection per node, and naming the archive stats
-            # pyspark's jars (about 3 ms each time, 0.1 s of a warm build). The quick JIT
-            # when CDC_JIT asks for it (a small one-shot process: jit_mode.py).
+            # pyspark's jars (about 3 ms each time, 0.1 s of a warm build). C1 only when
+            # CDC_JIT or the CLI's choice asks for it (a small one-shot run: jit_mode.py).
             if not _jvm_started():
                 parameters["spark.driver.extraJavaOptions"] = with_jit(
                     with_archive(parameters.get("spark.driver.extraJavaOptions"))
