@@ -50,8 +50,9 @@ def jit_setting() -> str:
 
 
 def with_jit(java_options_value: str | None) -> str:
-    """`spark.driver.extraJavaOptions` with ``QUICK_OPTIONS`` added when ``CDC_JIT`` is
-    ``quick`` and the options say nothing of the JIT yet."""
+    """`spark.driver.extraJavaOptions` with ``QUICK_OPTIONS`` added when :func:`jit_setting`
+    is ``quick`` (the user's ``CDC_JIT``, else this process's choice) and the options say
+    nothing of the JIT yet."""
     current = java_options_value or ""
     if jit_setting() != "quick":
         return current
