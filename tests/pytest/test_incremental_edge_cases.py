@@ -521,6 +521,47 @@ def test_state_models_side_by_side_share_one_input_table_and_drop_it(make_pipeli
     assert (as_set(pipeline.sql(STATE)), as_set(pipeline.sql(HISTORY))) == incremental
 
 
+def test_a_small_checkpoint_is_read_in_one_partition(make_pipeline, monkeypatch):
+    """The state models' shared input, checkpointed in a partition per group of staging files,
+    is copied into one partition per INPUT_PARTITION_BYTES (the adapter's _fewer_partitions):
+    the same rows, fewer tasks in every stage that reads it, and the first checkpoint freed.
+    One that needs its partitions, or has one, is kept as it is."""
+    from dbt.adapters.spark_cdc import impl
+    from pyspark.sql import SparkSession
+
+    # the session as the project starts it (its warehouse and metastore), not a bare one
+    make_pipeline("fewer").dbt("run-operation", "create_landing_tables", "--quiet")
+    spark = SparkSession.builder.getOrCreate()
+
+    def checkpoint(partitions):
+        return spark.range(0, 3000, 1, partitions).selectExpr("id", "cast(id * 7 as string) as v").localCheckpoint(eager=True)
+
+    def rdd_of(rows):
+        return rows._jdf.queryExecution().analyzed().rdd()
+
+    def stored() -> set[int]:
+        return {info.id() for info in spark.sparkContext._jsc.sc().getRDDStorageInfo()}
+
+    rows = checkpoint(12)
+    first = rdd_of(rows).id()
+    fewer = impl._fewer_partitions(spark, rows)
+    assert rdd_of(fewer).getNumPartitions() == 1
+    assert sorted(tuple(r) for r in fewer.collect()) == [(n, str(n * 7)) for n in range(3000)]
+    for _ in range(50):  # the release is asynchronous
+        if first not in stored():
+            break
+        time.sleep(0.1)
+    assert first not in stored() and rdd_of(fewer).id() in stored()
+
+    one = checkpoint(1)
+    assert impl._fewer_partitions(spark, one) is one
+    # partitions of at most one byte each: every partition is needed
+    monkeypatch.setattr(impl, "INPUT_PARTITION_BYTES", 1)
+    many = checkpoint(4)
+    assert impl._fewer_partitions(spark, many) is many
+    assert rdd_of(many).getNumPartitions() == 4
+
+
 def test_many_small_batches_are_compacted_without_losing_or_repeating_a_row(make_pipeline):
     """An appended table (a landing table, a staging model) that small batches left in many
     files is rewritten as one and switched to it: every row once, the high-water marks kept
