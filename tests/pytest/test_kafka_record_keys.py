@@ -91,6 +91,30 @@ def test_a_consumer_dump_lands_each_record_once_with_its_lineage(keyed):
     assert plain["message_key"] is None and plain["stream_name"] == "debezium"
 
 
+def test_a_dump_lands_the_same_records_read_by_spark(keyed, make_pipeline, monkeypatch):
+    """The fixture's dumps are small, so they were read in Python (landing's
+    PYTHON_READ_BYTES); read by Spark's text reader instead, the same dump lands the same
+    records, each once, with the same lineage."""
+    from python_udfs.pipeline import landing
+
+    pipeline, *_ = keyed
+    other = make_pipeline("kafkaspark", {"cdc_formats": ["debezium"], "cdc_primary_keys": {}})
+    monkeypatch.setattr(landing, "PYTHON_READ_BYTES", 0)
+    dump = orders_records() + paimon_records()
+    # the fixture's two dumps, the first with two records dumped twice
+    assert other.land("debezium", dump + dump[:2], name="dump-1.jsonl") == len(dump)
+    assert other.land("debezium", orders_records()[3:] + [
+        record("dbz.inventory.orders", 0, 15, json.dumps({"id": 3}), debezium("c", None, {"id": 3, "name": "c"}, 150)),
+    ], name="dump-2.jsonl") == 1
+    columns = "origin, origin_partition, origin_offset, origin_timestamp, message_key, stream_name, raw_value"
+
+    def records(p):
+        return {tuple(r.values()) for r in p.sql(
+            f"select {columns} from {{s}}_landing.raw_debezium where origin_partition is not null")}
+
+    assert records(other) == records(pipeline)
+
+
 def test_debezium_tables_are_keyed_by_the_record_key(keyed):
     pipeline, *_ = keyed
     orders = pipeline.sql(

@@ -2,8 +2,10 @@
 
 `read_messages` (pure Python) defines the messages of a text file: non-blank lines, 1-based
 line numbers, a trailing CR dropped, invalid UTF-8 replaced. `land_files` reads text files with
-Spark instead; these tests land awkward files (compressed, split into many parts, odd names,
-globs, directories, `file://` URIs) into a real landing table and compare row for row.
+Spark instead (but a small batch of local plain files, which it reads with `read_messages`);
+these tests land awkward files (compressed, split into many parts, odd names, globs,
+directories, `file://` URIs, small batches both ways) into a real landing table and compare
+row for row.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from python_udfs.pipeline.landing import (
+    _text_lines,
     is_message_file,
     land_files,
     land_formats,
@@ -105,6 +108,34 @@ def test_text_compressed_and_odd_names_land_as_the_reference_reader_reads_them(l
     assert (again.messages_read, again.messages_landed) == (
         sum(1 for key in expected if not key[0].endswith(".bz2")), 0,
     )
+
+
+@pytest.mark.parametrize("reader", ["python", "spark"])
+def test_a_small_batch_lands_the_same_rows_read_either_way(landing, monkeypatch, reader):
+    """A small batch of local plain files is read in Python (the reference reader) and handed
+    to Spark as one Parquet file; otherwise (PYTHON_READ_BYTES 0 here) Spark's text reader
+    numbers the lines. Both land exactly what the reference reader finds, and the same files
+    again add nothing."""
+    from python_udfs.pipeline import landing as landing_module
+
+    calls = []
+    monkeypatch.setattr(landing_module, "_text_lines",
+                        lambda *args: calls.append(args) or _text_lines(*args))
+    if reader == "spark":
+        monkeypatch.setattr(landing_module, "PYTHON_READ_BYTES", 0)
+    folder = landing.work_dir / f"small-{reader}"
+    folder.mkdir()
+    files = {folder / "plain.jsonl": AWKWARD, folder / "odd name ü #1.ndjson": AWKWARD + b"\n{}\n\n",
+             folder / "many.jsonl": many_lines(300)}
+    for path, data in files.items():
+        path.write_bytes(data)
+    result = land(landing, [folder])
+    assert len(calls) == (1 if reader == "spark" else 0)
+    expected = expected_rows(files)
+    assert landed_rows(landing, result.batch_id) == expected
+    assert (result.files, result.messages_read, result.messages_landed) == (3, len(expected), len(expected))
+    again = land(landing, [folder])
+    assert (again.messages_read, again.messages_landed) == (len(expected), 0)
 
 
 def test_a_file_split_into_many_parts_keeps_its_line_numbers(landing):
