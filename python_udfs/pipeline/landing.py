@@ -408,12 +408,14 @@ def _blob_lines(
 
 def _read_in_python(texts: list[SourceFile]) -> bool:
     """Whether these text files are read in Python rather than by Spark's text reader: local,
-    uncompressed and together at most PYTHON_READ_BYTES (a small batch). Spark's reader
-    takes two jobs (the lines of each split counted, then numbered); for a few hundred KiB
-    their fixed costs outweigh reading the bytes here (read_messages, the reference reader):
-    a 1,000-message batch of five formats landed in 1.41 s against 2.04 s in a warm session
-    (bench/results/2026-12-07-twenty-fifth/). The rows are the same either way (the tests land
-    the same awkward files both ways)."""
+    uncompressed and together at most PYTHON_READ_BYTES (a batch of up to about 60,000
+    messages of the benchmark's mix). Spark's reader takes two jobs (the lines of each split
+    counted, then numbered), whose fixed costs outweigh reading the bytes here
+    (read_messages, the reference reader), a file at a time: batches of five formats landed in
+    a warm session in 1.41 s against 2.04 s (1,000 messages), 1.52 against 2.68 s (10,000),
+    2.04 against 4.99 s (50,000) and 4.48 against 13.29 s (200,000, 22 MB a format;
+    bench/results/2026-12-07-twenty-fifth/). Larger inputs keep Spark's parallel reader. The
+    rows are the same either way (the tests land the same awkward files both ways)."""
     if not texts or not all(s.local for s in texts):
         return False
     if any(PurePosixPath(s.key).suffix in COMPRESSED_SUFFIXES for s in texts):
@@ -430,7 +432,7 @@ def _read_in_python(texts: list[SourceFile]) -> bool:
 KAFKA_RECORD_PATTERN = r'^\s*\{\s*"topic"\s*:'
 KAFKA_RECORD_LINE = re.compile(KAFKA_RECORD_PATTERN, re.ASCII)  # \s as Java's: ASCII whitespace
 # Local text files of a landing read in Python when they hold no more together (_read_in_python).
-PYTHON_READ_BYTES = 4 * 1024 * 1024
+PYTHON_READ_BYTES = 32 * 1024 * 1024
 # What Python's bytes.strip() removes (the reference reader's blank lines), and the same as
 # escapes of a Spark SQL string literal (it knows no \f).
 ASCII_WHITESPACE_CHARS = (" ", "\t", "\n", "\r", "\x0b", "\x0c")
