@@ -1,5 +1,5 @@
 """As landing_python_read.py, for larger batches: NB consecutive batches of the stream (the last NB
-before batch 2200; five formats), landed by Spark's text reader (PYTHON_READ_BYTES 0) and read in
+before batch 2200; the 10- and 50-batch runs read from batch 2100 on; five formats), landed by Spark's text reader (PYTHON_READ_BYTES 0) and read in
 Python (the bound raised to 64 MiB), alternating (spark, python, python, spark), one warm session,
 a fresh scratch warehouse. Usage: landing_python_read_sizes.py ROUNDS NB"""
 import sys, time, shutil, statistics
