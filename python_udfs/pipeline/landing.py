@@ -380,13 +380,15 @@ def _blob_lines(
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    writer, count, records = None, 0, 0
+    writer, count, records, text_files, text_messages = None, 0, 0, 0, 0
     for source in sources:
         data = _read_bytes(spark, source)
         messages = read_blob_messages(data, PurePosixPath(source.key).name, format_id)
-        if messages is None:  # text lines
+        is_text = messages is None
+        if is_text:
             messages = list(read_messages(data))
             records += sum(1 for m in messages if KAFKA_RECORD_LINE.match(m.text))
+            text_files, text_messages = text_files + 1, text_messages + len(messages)
         else:
             records += len(messages)
         batch = pa.table({
@@ -398,8 +400,10 @@ def _blob_lines(
             writer = pq.ParquetWriter(scratch / "blobs.parquet", batch.schema)
         writer.write_table(batch)
         count += len(messages)
-        if progress:
+        if progress and not is_text:
             print(f"  raw_{format_id}: read {source.origin}: {len(messages)} messages", flush=True)
+    if progress and text_files:  # one line, as _land_sources prints for Spark's reader
+        print(f"  raw_{format_id}: read {text_files} text files: {text_messages} messages", flush=True)
     if writer is None:
         return None, 0, 0
     writer.close()

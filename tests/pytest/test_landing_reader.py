@@ -111,11 +111,11 @@ def test_text_compressed_and_odd_names_land_as_the_reference_reader_reads_them(l
 
 
 @pytest.mark.parametrize("reader", ["python", "spark"])
-def test_a_small_batch_lands_the_same_rows_read_either_way(landing, monkeypatch, reader):
+def test_a_small_batch_lands_the_same_rows_read_either_way(landing, monkeypatch, capsys, reader):
     """A small batch of local plain files is read in Python (the reference reader) and handed
     to Spark as one Parquet file; otherwise (PYTHON_READ_BYTES 0 here) Spark's text reader
-    numbers the lines. Both land exactly what the reference reader finds, and the same files
-    again add nothing."""
+    numbers the lines. Both land exactly what the reference reader finds, say so in one line,
+    and the same files again add nothing."""
     from python_udfs.pipeline import landing as landing_module
 
     calls = []
@@ -129,9 +129,16 @@ def test_a_small_batch_lands_the_same_rows_read_either_way(landing, monkeypatch,
              folder / "many.jsonl": many_lines(300)}
     for path, data in files.items():
         path.write_bytes(data)
-    result = land(landing, [folder])
+    from pyspark.sql import SparkSession
+
+    result = land_files(
+        SparkSession.builder.getOrCreate(), "canal", [folder], project_dir=PROJECT_DIR,
+        landing_schema=f"{landing.schema}_landing", scratch_dir=landing.work_dir / "scratch", progress=True,
+    )
     assert len(calls) == (1 if reader == "spark" else 0)
     expected = expected_rows(files)
+    said = [line for line in capsys.readouterr().out.splitlines() if "read " in line]
+    assert len(said) == 1 and said[0].endswith(f"read 3 text files: {len(expected)} messages"), said
     assert landed_rows(landing, result.batch_id) == expected
     assert (result.files, result.messages_read, result.messages_landed) == (3, len(expected), len(expected))
     again = land(landing, [folder])
