@@ -73,13 +73,13 @@ def expected_rows(files: dict[Path, bytes]) -> dict[tuple[str, int], str]:
     }
 
 
-def land(pipeline, paths, project_dir=PROJECT_DIR):
+def land(pipeline, paths, project_dir=PROJECT_DIR, progress=False):
     from pyspark.sql import SparkSession
 
     return land_files(
         SparkSession.builder.getOrCreate(), "canal", paths, project_dir=project_dir,
         landing_schema=f"{pipeline.schema}_landing", scratch_dir=pipeline.work_dir / "scratch",
-        progress=False,
+        progress=progress,
     )
 
 
@@ -129,12 +129,7 @@ def test_a_small_batch_lands_the_same_rows_read_either_way(landing, monkeypatch,
              folder / "many.jsonl": many_lines(300)}
     for path, data in files.items():
         path.write_bytes(data)
-    from pyspark.sql import SparkSession
-
-    result = land_files(
-        SparkSession.builder.getOrCreate(), "canal", [folder], project_dir=PROJECT_DIR,
-        landing_schema=f"{landing.schema}_landing", scratch_dir=landing.work_dir / "scratch", progress=True,
-    )
+    result = land(landing, [folder], progress=True)
     assert len(calls) == (1 if reader == "spark" else 0)
     expected = expected_rows(files)
     said = [line for line in capsys.readouterr().out.splitlines() if "read " in line]
