@@ -524,7 +524,10 @@
     rows plus the keys this run touches, so a small batch never rewrites the whole table) or
     'base' (everything is written to `base` and `delta` is emptied: a full build, or a
     compaction once the delta layer holds more than var('cdc_state_delta_ratio') of the base
-    layer's rows). One count by partition when the model runs.
+    layer's rows). When the model runs, the delta layer's rows are counted; the base layer's
+    count is the one recorded when it was written (table property `cdc.base_rows`, macro
+    record_base_layer_marks), else counted too: the base layer is most of the table, and
+    counting it read every row of it on every run (0.3 s at a million messages).
 #}
 {% macro state_write_layer() %}
     {%- if not is_incremental() -%}
@@ -533,7 +536,14 @@
         {%- set layer = 'delta' -%}
     {%- else -%}
         {%- set counts = {'base': 0, 'delta': 0} -%}
-        {%- for row in run_query("select state_layer, count(*) from " ~ this ~ " group by state_layer").rows -%}
+        {%- set recorded_base = cdc_table_property(this, 'cdc.base_rows') -%}
+        {%- if recorded_base is not none and modules.re.fullmatch('[0-9]+', recorded_base | string) -%}
+            {%- do counts.update({'base': recorded_base | int}) -%}
+        {%- endif -%}
+        {%- for row in run_query(
+            "select state_layer, count(*) from " ~ this
+            ~ (" where state_layer = 'delta'" if counts.base else "") ~ " group by state_layer"
+        ).rows -%}
             {%- do counts.update({row[0]: row[1]}) -%}
         {%- endfor -%}
         {#- (the delta layer's count includes its placeholder row) -#}

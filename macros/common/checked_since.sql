@@ -93,27 +93,29 @@
 
 {#
     Pre-hook of a layered state model: before a run writes its base layer (state_write_layer),
-    remove `cdc.base_through`, so that a run killed between that write and the post-hook
-    (record_base_layer_marks) leaves no mark, and the state tests check every key, rather
-    than the older mark, which would keep them scoped after a rewrite of the base layer.
+    remove `cdc.base_through` and `cdc.base_rows`, so that a run killed between that write and
+    the post-hook (record_base_layer_marks) leaves no mark, and the state tests check every
+    key, rather than the older mark, which would keep them scoped after a rewrite of the base
+    layer (and the next run counts the base layer's rows again).
 #}
 {% macro forget_base_layer_marks() %}
     {%- if not execute or flags.EMPTY or cdc_in_unit_test() -%}
         {{ return('') }}
     {%- endif -%}
     {%- set writes_base = adapter.cdc_invocation_notes(invocation_id).get('cdc.write_layer:' ~ this) == 'base' -%}
-    {%- if writes_base and cdc_table_property(this, 'cdc.base_through') is not none -%}
+    {%- if writes_base and (cdc_table_property(this, 'cdc.base_through') is not none
+                            or cdc_table_property(this, 'cdc.base_rows') is not none) -%}
         {%- do unset_base_layer_marks() -%}
     {%- endif -%}
     {{ return('') }}
 {% endmacro %}
 
 
-{#- Removes `cdc.base_through` from this model's table (both hooks below). -#}
+{#- Removes `cdc.base_through` and `cdc.base_rows` from this model's table (both hooks below). -#}
 {% macro unset_base_layer_marks() %}
     {%- do cdc_forget_properties(this) -%}
     {%- call statement('unset_base_layer_marks') -%}
-        alter table {{ this }} unset tblproperties if exists ('cdc.base_through')
+        alter table {{ this }} unset tblproperties if exists ('cdc.base_through', 'cdc.base_rows')
     {%- endcall -%}
 {% endmacro %}
 
@@ -123,7 +125,9 @@
     compaction, macro state_write_layer), or the table has no such mark yet, record the marks
     the run read through as table property `cdc.base_through`, which state_checked_keys
     compares with a test's marks. A missing mark is recorded as this run's (later than the
-    base layer's real write: a test then checks every key once more, never fewer).
+    base layer's real write: a test then checks every key once more, never fewer). A run that
+    wrote the base layer also records its row count (`cdc.base_rows`, one count of that
+    partition), which state_write_layer reads instead of counting it on every run.
 #}
 {% macro record_base_layer_marks() %}
     {#- (an `--empty` run reads no rows and records no marks: the next run records them) -#}
@@ -132,12 +136,20 @@
     {%- endif -%}
     {%- set wrote_base = adapter.cdc_invocation_notes(invocation_id).get('cdc.write_layer:' ~ this) == 'base' -%}
     {%- set reads = cdc_run_properties().get(cdc_pending_reads_key(this)) -%}
+    {%- set recorded = {} -%}
+    {%- if wrote_base -%}
+        {%- set base_rows = run_query("select count(*) from " ~ this ~ " where state_layer = 'base'").rows[0][0] -%}
+        {%- do recorded.update({'cdc.base_rows': base_rows | string}) -%}
+    {%- endif -%}
     {%- if reads and (wrote_base or cdc_table_property(this, 'cdc.base_through') is none) -%}
-        {%- do cdc_forget_properties(this) -%}
-        {%- do cdc_set_table_properties(this, {'cdc.base_through': cdc_encode_read_through(reads)}) -%}
+        {%- do recorded.update({'cdc.base_through': cdc_encode_read_through(reads)}) -%}
     {%- elif wrote_base -%}
         {#- no marks to say when: without the property every key is checked until a run records one -#}
         {%- do unset_base_layer_marks() -%}
+    {%- endif -%}
+    {%- if recorded -%}
+        {%- do cdc_forget_properties(this) -%}
+        {%- do cdc_set_table_properties(this, recorded) -%}
     {%- endif -%}
     {{ return('') }}
 {% endmacro %}
