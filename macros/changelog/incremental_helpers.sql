@@ -525,9 +525,11 @@
     'base' (everything is written to `base` and `delta` is emptied: a full build, or a
     compaction once the delta layer holds more than var('cdc_state_delta_ratio') of the base
     layer's rows). When the model runs, the delta layer's rows are counted; the base layer's
-    count is the one recorded when it was written (table property `cdc.base_rows`, macro
-    record_base_layer_marks), else counted too: the base layer is most of the table, and
-    counting it read every row of it on every run (0.3 s at a million messages).
+    count is the one a run recorded after counting it (table property `cdc.base_rows`, macro
+    record_base_layer_marks; removed whenever the base layer is written again), else counted
+    too: the base layer is most of the table, and counting it read every row of it on every
+    run (0.3 s at a million messages). So the base layer is counted once after each full
+    build or compaction, in the statement that counted it before.
 #}
 {% macro state_write_layer() %}
     {%- if not is_incremental() -%}
@@ -540,12 +542,17 @@
         {%- if recorded_base is not none and modules.re.fullmatch('[0-9]+', recorded_base | string) -%}
             {%- do counts.update({'base': recorded_base | int}) -%}
         {%- endif -%}
+        {%- set base_counted = not counts.base -%}
         {%- for row in run_query(
             "select state_layer, count(*) from " ~ this
-            ~ (" where state_layer = 'delta'" if counts.base else "") ~ " group by state_layer"
+            ~ ("" if base_counted else " where state_layer = 'delta'") ~ " group by state_layer"
         ).rows -%}
             {%- do counts.update({row[0]: row[1]}) -%}
         {%- endfor -%}
+        {%- if base_counted and execute -%}
+            {#- for the post-hook to record, when this run leaves the base layer as it is -#}
+            {%- do adapter.cdc_invocation_notes(invocation_id).update({'cdc.base_rows:' ~ this: counts.base}) -%}
+        {%- endif -%}
         {#- (the delta layer's count includes its placeholder row) -#}
         {%- set delta_rows = [counts['delta'] - 1, 0] | max -%}
         {%- set layer = 'base' if delta_rows > var('cdc_state_delta_ratio') | float * counts['base'] else 'delta' -%}

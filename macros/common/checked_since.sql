@@ -126,8 +126,9 @@
     the run read through as table property `cdc.base_through`, which state_checked_keys
     compares with a test's marks. A missing mark is recorded as this run's (later than the
     base layer's real write: a test then checks every key once more, never fewer). A run that
-    wrote the base layer also records its row count (`cdc.base_rows`, one count of that
-    partition), which state_write_layer reads instead of counting it on every run.
+    counted the base layer's rows (state_write_layer, when none was recorded) and left that
+    layer as it was records the count (`cdc.base_rows`), which later runs read instead of
+    counting it again.
 #}
 {% macro record_base_layer_marks() %}
     {#- (an `--empty` run reads no rows and records no marks: the next run records them) -#}
@@ -137,9 +138,9 @@
     {%- set wrote_base = adapter.cdc_invocation_notes(invocation_id).get('cdc.write_layer:' ~ this) == 'base' -%}
     {%- set reads = cdc_run_properties().get(cdc_pending_reads_key(this)) -%}
     {%- set recorded = {} -%}
-    {%- if wrote_base -%}
-        {%- set base_rows = run_query("select count(*) from " ~ this ~ " where state_layer = 'base'").rows[0][0] -%}
-        {%- do recorded.update({'cdc.base_rows': base_rows | string}) -%}
+    {%- set counted_base = adapter.cdc_invocation_notes(invocation_id).get('cdc.base_rows:' ~ this) -%}
+    {%- if not wrote_base and counted_base is not none -%}
+        {%- do recorded.update({'cdc.base_rows': counted_base | string}) -%}
     {%- endif -%}
     {%- if reads and (wrote_base or cdc_table_property(this, 'cdc.base_through') is none) -%}
         {%- do recorded.update({'cdc.base_through': cdc_encode_read_through(reads)}) -%}

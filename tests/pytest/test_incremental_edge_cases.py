@@ -437,8 +437,8 @@ def test_a_small_batch_rewrites_the_delta_layer_only_until_compaction(make_pipel
         return files
 
     def recorded_base_rows():
-        """Each layers table's `cdc.base_rows` (record_base_layer_marks), which the next run
-        reads instead of counting the base layer."""
+        """Each layers table's `cdc.base_rows` (record_base_layer_marks), which later runs read
+        instead of counting the base layer."""
         return {name: {r["key"]: r["value"] for r in pipeline.sql(f"show tblproperties {relation}")}.get("cdc.base_rows")
                 for name, relation in layers.items()}
 
@@ -458,7 +458,7 @@ def test_a_small_batch_rewrites_the_delta_layer_only_until_compaction(make_pipel
     pipeline.land("dataworks", [change("INSERT", n, 100 + n, after={"id": n, "v": "a"}) for n in range(1, 9)])
     pipeline.build()
     assert rows_per_layer() == {"state": {"base": 8, "delta": 0}, "history": {"base": 8, "delta": 0}}
-    assert recorded_base_rows() == {"state": "8", "history": "8"}
+    assert recorded_base_rows() == {"state": None, "history": None}  # counted by the next run
     before = base_files()
 
     # one key updated, one deleted: 2 of 8 keys, both models write them to the delta layer only
@@ -469,9 +469,9 @@ def test_a_small_batch_rewrites_the_delta_layer_only_until_compaction(make_pipel
     pipeline.build()
     assert rows_per_layer() == {"state": {"base": 8, "delta": 2}, "history": {"base": 8, "delta": 4}}
     assert base_files() == before
-    # the base layer's rows were not counted again: the recorded count stands
+    # the first run after the base layer was written counts both layers, and records the base's count
     asked = layer_counts_asked()
-    assert len(asked) == 2 and all(q.endswith("where state_layer = 'delta' group by state_layer") for q in asked), asked
+    assert len(asked) == 2 and all(q.endswith(" group by state_layer") and "where" not in q for q in asked), asked
     assert recorded_base_rows() == {"state": "8", "history": "8"}
     assert sorted((r["row_key"], r["v"], r["is_deleted"]) for r in pipeline.sql(
         "select row_key, row_image['v'] as v, is_deleted from {s}.current_state where row_key in ('1', '2')")) == [
@@ -483,26 +483,26 @@ def test_a_small_batch_rewrites_the_delta_layer_only_until_compaction(make_pipel
     pipeline.build()
     assert rows_per_layer() == {"state": {"base": 8, "delta": 0}, "history": {"base": 11, "delta": 0}}
     assert base_files() != before
-    assert recorded_base_rows() == {"state": "8", "history": "11"}
+    # this run read the recorded counts (the delta layers counted only); the compaction removed them
+    asked = layer_counts_asked()
+    assert len(asked) == 2 and all(q.endswith("where state_layer = 'delta' group by state_layer") for q in asked), asked
+    assert recorded_base_rows() == {"state": None, "history": None}
     agrees_with_full_rebuild()
 
-    # without a recorded count (a table written before counts were recorded, or by hand) the
-    # run counts both layers, and compacts on that count as before: 3 > 0.2 * 11 history rows
-    for relation in layers.values():
-        pipeline.sql(f"alter table {relation} unset tblproperties ('cdc.base_rows')")
+    # the next batch counts both layers again and records the new counts; the one after
+    # decides on them (2 > 0.2 * 8 and 4 > 0.2 * 11: a compaction) without counting the base
     pipeline.land("dataworks", [
         change("UPDATE", 4, 400, before={"id": 4, "v": "a"}, after={"id": 4, "v": "d"}),
         change("UPDATE", 5, 401, before={"id": 5, "v": "a"}, after={"id": 5, "v": "e"}),
     ])
     pipeline.build()
-    asked = layer_counts_asked()
-    assert len(asked) == 2 and all(q.endswith(" group by state_layer") and "where" not in q for q in asked), asked
     assert rows_per_layer() == {"state": {"base": 8, "delta": 2}, "history": {"base": 11, "delta": 4}}
-    assert recorded_base_rows() == {"state": None, "history": None}
+    assert recorded_base_rows() == {"state": "8", "history": "11"}
     pipeline.land("dataworks", [change("UPDATE", 6, 500, before={"id": 6, "v": "a"}, after={"id": 6, "v": "f"})])
     pipeline.build()
+    assert all("where state_layer = 'delta'" in q for q in layer_counts_asked())
     assert rows_per_layer() == {"state": {"base": 8, "delta": 0}, "history": {"base": 14, "delta": 0}}
-    assert recorded_base_rows() == {"state": "8", "history": "14"}
+    assert recorded_base_rows() == {"state": None, "history": None}
     agrees_with_full_rebuild()
 
 
