@@ -1,6 +1,8 @@
 """Every SQL execution of the last LAST seconds of an event log: start offset, duration, jobs,
 tasks, the tasks' summed run time, rows read, and what it is (the insert's target table, else the
-first plan line). Usage: evbatch.py EVENTLOG SECONDS"""
+first plan line). Usage: evbatch.py EVENTLOG SECONDS, or evbatch.py EVENTLOG 0 START_MS END_MS for
+the executions started in a window of epoch milliseconds (a benchmark step's `window_ms`), each
+listed then."""
 import json, sys, re, collections
 log, last = sys.argv[1], float(sys.argv[2])
 ex = {}; stage_x = {}; T = 0
@@ -23,12 +25,13 @@ for line in open(log):
     elif ev == "SparkListenerTaskEnd" and e["Stage ID"] in stage_x:
         x = ex[stage_x[e["Stage ID"]]]; m = e.get("Task Metrics") or {}
         x["tasks"] += 1; x["run"] += m.get("Executor Run Time", 0); x["rows"] += (m.get("Input Metrics") or {}).get("Records Read", 0)
-a = T - last * 1000
+window = len(sys.argv) > 3
+a, z = (float(sys.argv[3]), float(sys.argv[4])) if window else (T - last * 1000, T)
 tot = collections.Counter()
 for i, x in sorted(ex.items()):
-    if x["start"] < a: continue
+    if x["start"] < a or x["start"] > z: continue
     d = (x["end"] or x["start"]) - x["start"]
     tot["n"] += 1; tot["jobs"] += x["jobs"]; tot["tasks"] += x["tasks"]; tot["run"] += x["run"]
-    if d >= 50 or x["tasks"] >= 5:
+    if window or d >= 50 or x["tasks"] >= 5:
         print(f"{(x['start']-a)/1000:6.2f} {d:5.0f} ms j{x['jobs']:2} t{x['tasks']:3} run {x['run']:5} ms rows {x['rows']:7}  {x['what'][:70]}")
 print(dict(tot))
